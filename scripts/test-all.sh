@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: build, package checks, type tests, then the matrix —
+# Node 20 (Vitest 4, Jest 30, openai 6, ai 6) and Node 24 (Vitest 5, Jest 30, openai 7, ai 7).
+# Ends with one line "tests: N passed, N failed" summed over every runner.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+log=$(mktemp -d)
+status=0
+passed=0
+failed=0
+node24=(npx -y node@24)
+
+step() {
+  local name=$1; shift
+  printf '\n\033[1m▶ %s\033[0m\n' "$name"
+  if "$@" 2>&1 | tee "$log/$name.txt"; then :; else status=1; echo "✗ $name failed"; fi
+}
+
+# Sums "N passed" / "N failed" from a Vitest ("Tests  3 passed") or Jest ("Tests: 3 passed") summary.
+count() {
+  local file=$1 line
+  line=$(grep -E '^\s*Tests:?\s' "$file" | sed 's/\x1b\[[0-9;]*m//g' | tail -1)
+  passed=$((passed + $(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)))
+  failed=$((failed + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)))
+}
+
+if [ ! -d test/matrix/node24/node_modules ]; then
+  step install-node24-leg npm ci --prefix test/matrix/node24 --engine-strict=false --no-audit --no-fund
+fi
+
+step build npm run -s build
+step typecheck npx tsc -p tsconfig.json --noEmit
+step package-lint npm run -s lint:package
+step matcher-types bash scripts/typecheck-matchers.sh
+step vitest-node20 npx vitest run
+count "$log/vitest-node20.txt"
+step jest-node20 node node_modules/jest/bin/jest.js --detectOpenHandles --ci
+count "$log/jest-node20.txt"
+step vitest-node24 "${node24[@]}" test/matrix/node24/node_modules/vitest/vitest.mjs run --config test/matrix/node24/vitest.config.ts
+count "$log/vitest-node24.txt"
+step jest-node24 "${node24[@]}" node_modules/jest/bin/jest.js --detectOpenHandles --ci
+count "$log/jest-node24.txt"
+
+if grep -q 'open handle' "$log"/jest-*.txt; then
+  echo '✗ jest --detectOpenHandles reported an open handle'
+  status=1
+fi
+
+echo
+echo "tests: $passed passed, $failed failed"
+exit $status

@@ -1,0 +1,125 @@
+/**
+ * The neutral model: the one vocabulary every dialect decodes into and encodes out of,
+ * and every double speaks. Nothing here knows about HTTP or any provider's wire format.
+ * @module
+ */
+
+/** A piece of a message: text, a tool call, a tool result, reasoning, or an image. */
+export type Part = TextPart | ToolCallPart | ToolResultPart | ReasoningPart | ImagePart
+
+/** Plain text. */
+export interface TextPart {
+  type: 'text'
+  text: string
+}
+
+/** The model asks for a tool to be run with `args`. */
+export interface ToolCallPart {
+  type: 'tool-call'
+  /** Correlates the call with its later {@link ToolResultPart}. */
+  id: string
+  name: string
+  args: unknown
+}
+
+/** The result of a tool call, carried back to the model. */
+export interface ToolResultPart {
+  type: 'tool-result'
+  /** The id of the {@link ToolCallPart} this answers. */
+  id: string
+  name?: string
+  result: unknown
+  isError?: boolean
+}
+
+/** The model's visible reasoning. */
+export interface ReasoningPart {
+  type: 'reasoning'
+  text: string
+}
+
+/** An image, by URL or inline data (base64). */
+export interface ImagePart {
+  type: 'image'
+  mediaType?: string
+  url?: string
+  data?: string
+}
+
+/** One turn of a conversation. System prompts live in {@link ModelRequest.system}. */
+export interface Message {
+  role: 'user' | 'assistant' | 'tool'
+  content: Part[]
+}
+
+/** A tool the model may call; `parameters` is a JSON Schema. */
+export interface ToolDefinition {
+  name: string
+  description?: string
+  parameters: unknown
+}
+
+/** How the model may use tools: `'auto'`, `'none'`, `'required'`, or one named tool. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: string }
+
+/** Ask for JSON output, optionally constrained by a JSON Schema. */
+export interface ResponseFormat {
+  type: 'json'
+  schema?: unknown
+  /** The schema's name, when the client gave one. */
+  name?: string
+}
+
+/** One call to a model, whatever client made it. */
+export interface ModelRequest {
+  model: string
+  system?: string
+  messages: Message[]
+  tools?: ToolDefinition[]
+  toolChoice?: ToolChoice
+  responseFormat?: ResponseFormat
+  maxTokens?: number
+  temperature?: number
+  stream: boolean
+}
+
+/** Why the model stopped. */
+export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter'
+
+/** Token counts of one call. */
+export interface Usage {
+  inputTokens: number
+  outputTokens: number
+}
+
+/** What a model answered. */
+export interface ModelResponse {
+  content: Part[]
+  finishReason: FinishReason
+  usage: Usage
+  model?: string
+  id?: string
+}
+
+/**
+ * One event of a streamed answer. Text and reasoning arrive in deltas; a tool call arrives
+ * whole (dialect encoders split its arguments across deltas on the wire). The stream always
+ * ends with exactly one `finish` event carrying the whole response.
+ */
+export type StreamEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'tool-call'; id: string; name: string; args: unknown }
+  | { type: 'finish'; response: ModelResponse }
+
+/** The neutral model interface every part of the library speaks. */
+export interface LLM {
+  generate(req: ModelRequest): Promise<ModelResponse>
+  stream(req: ModelRequest): AsyncIterable<StreamEvent>
+  /**
+   * The LLM that serves one caller identity (a FakeProxy passes `"<agent>/<subagent>"`).
+   * Doubles whose cursors are per caller (`perCall` transcripts) return a cursor of their own
+   * for each key; others may leave this out, and the caller then uses the LLM itself.
+   */
+  session?(key: string): LLM
+}

@@ -1,0 +1,84 @@
+/**
+ * The records a FakeProxy keeps, and the identity it reads from each request.
+ * @module
+ */
+import type { ModelRequest, ModelResponse } from '../llm/types.js'
+import type { RefusalCode } from '../refusal-codes.js'
+
+/** The wire dialect a request was served in. */
+export type Dialect =
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'anthropic-messages'
+  | 'openai-embeddings'
+  | 'openai-models'
+
+/** Who sent a request, read from the `X-Viper-*` headers. */
+export interface Identity {
+  agent?: string
+  definitionCid?: string
+  /** A path of agent names joined by `/`, e.g. `'critic/fact-checker'`. */
+  subagent?: string
+}
+
+/** One model request the proxy let through, as recorded. */
+export interface FakeRequest {
+  method: string
+  /** The path, without the query string. */
+  path: string
+  agent: string | undefined
+  definitionCid: string | undefined
+  subagent: string | undefined
+  /** Header names lower-cased, `x-viper-*` removed. */
+  headers: Record<string, string>
+  /** The body as sent. */
+  body: Uint8Array
+  /** The body parsed as JSON, or `null`. */
+  json: unknown
+  dialect: Dialect
+  model: string | undefined
+  stream: boolean
+  /** The request in the neutral model. */
+  request: ModelRequest
+  /** The neutral answer the proxy gave, once it was produced (absent for `reply()` and failures). */
+  response?: ModelResponse
+}
+
+/** One refusal, as recorded. */
+export interface Refusal {
+  code: RefusalCode
+  status: number
+  request: FakeRequest
+}
+
+/** The features a proxy can report from `GET /viper/v1/info`. */
+export type ProxyFeature =
+  | 'definitions'
+  | 'skills'
+  | 'instructions'
+  | 'subagents'
+  | 'responses_api'
+  | 'anthropic_messages'
+  | 'embeddings'
+
+/** Every feature, in the order `/viper/v1/info` reports them. */
+export const allFeatures: readonly ProxyFeature[] = Object.freeze([
+  'definitions',
+  'skills',
+  'instructions',
+  'subagents',
+  'responses_api',
+  'anthropic_messages',
+  'embeddings',
+])
+
+/** An agent definition, as registered with `PUT /viper/v1/agents/{agent}/definition`. */
+export interface AgentDefinition {
+  model: string
+  instructions?: string
+  skills?: string[]
+  memory?: string
+  tools?: unknown[]
+  subagents?: string[]
+  [field: string]: unknown
+}

@@ -1,0 +1,86 @@
+/**
+ * The registry of live doubles (SPEC §2). It is kept on `globalThis` under a `Symbol.for` key
+ * so the ESM and CJS copies of this package, loaded side by side in one worker, share it.
+ * @module
+ */
+
+/** What every double gives the registry. */
+export interface RegisteredDouble {
+  /** Clears what the double recorded and rewinds its cursors. */
+  reset(): void
+  /** Called when the double leaves the registry at the end of the test that made it. */
+  dispose?(): Promise<void> | void
+  /** Present on doubles that hold a server: closed after each file by the setup entries. */
+  close?(): Promise<void>
+}
+
+interface RegistryState {
+  live: Set<RegisteredDouble>
+  /** Doubles created while a test runs; `null` outside a test. */
+  testScope: Set<RegisteredDouble> | null
+}
+
+const KEY = Symbol.for('agent-doubles')
+
+function state(): RegistryState {
+  const holder = globalThis as unknown as Record<symbol, RegistryState | undefined>
+  let current = holder[KEY]
+  if (!current) {
+    current = { live: new Set(), testScope: null }
+    holder[KEY] = current
+  }
+  return current
+}
+
+/** Adds a double to the registry; called by every double's constructor. @internal */
+export function registerDouble(double: RegisteredDouble): void {
+  const registry = state()
+  registry.live.add(double)
+  registry.testScope?.add(double)
+}
+
+/** Removes a double from the registry. @internal */
+export function unregisterDouble(double: RegisteredDouble): void {
+  const registry = state()
+  registry.live.delete(double)
+  registry.testScope?.delete(double)
+}
+
+/** Every live double, in creation order. @internal */
+export function liveDoubles(): RegisteredDouble[] {
+  return [...state().live]
+}
+
+/**
+ * Resets every live double: recorded calls and requests cleared, cursors rewound, pending
+ * refusals dropped. The setup entries and fixtures call it after each test; call it yourself
+ * from a hand-written hook when you use neither.
+ * @example
+ * afterEach(() => resetAll())
+ */
+export function resetAll(): void {
+  for (const double of state().live) double.reset()
+}
+
+/** Marks the start of a test: doubles created from now on belong to it. @internal */
+export function beginTestScope(): void {
+  state().testScope = new Set()
+}
+
+/**
+ * Ends the current test: resets every live double, then drops (and disposes) the doubles the
+ * test created, so a long suite does not grow the registry. @internal
+ */
+export async function endTestScope(): Promise<void> {
+  const registry = state()
+  const created = registry.testScope ?? new Set<RegisteredDouble>()
+  registry.testScope = null
+  resetAll()
+  for (const double of created) registry.live.delete(double)
+  await Promise.all([...created].map((double) => double.dispose?.()))
+}
+
+/** Closes every live double that holds a server (the setup entries call it after each file). @internal */
+export async function closeAll(): Promise<void> {
+  await Promise.all(liveDoubles().map((double) => double.close?.()))
+}

@@ -1,0 +1,38 @@
+import { defineConfig, type Options } from 'tsup'
+
+// Runners are peers, never bundled: a second copy of `vitest` would give a `test` the running
+// runner does not know. Target node20 keeps parameter destructuring, which Vitest parses in
+// fixture functions. Splitting keeps one copy of the core per format, so a double made through
+// `agent-doubles/jest` is the same class as one imported from `agent-doubles`.
+const external = ['vitest', '@jest/globals', 'expect', '@vitest/expect']
+
+const shared: Options = {
+  target: 'node20',
+  platform: 'node',
+  splitting: true,
+  sourcemap: false,
+  external,
+}
+
+const dualEntries = {
+  index: 'src/index.ts',
+  'matchers/index': 'matchers/index.ts',
+  'jest/index': 'fixtures/jest.ts',
+  'jest/setup': 'fixtures/jest-setup.ts',
+}
+
+export default defineConfig([
+  {
+    ...shared,
+    entry: {
+      ...dualEntries,
+      'vitest/index': 'fixtures/vitest.ts',
+      'vitest/setup': 'fixtures/vitest-setup.ts',
+      cli: 'src/cli.ts',
+    },
+    format: ['esm'],
+    dts: true,
+    clean: true,
+  },
+  { ...shared, entry: dualEntries, format: ['cjs'], dts: true, clean: false },
+])
