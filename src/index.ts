@@ -5,8 +5,22 @@
  * @module
  */
 
-export { MockAgent, mockAgent, Envelope, ErrorInfo } from './agent/index.js'
-export type { MockAgentOptions, MockCall, Metadata, Totals } from './agent/index.js'
+export { MockAgent, mockAgent, Envelope, Metadata, ErrorInfo } from './agent/index.js'
+export type {
+  MockAgentOptions,
+  MockCall,
+  Totals,
+  EnvelopeInit,
+  MetadataInit,
+  ErrorInfoInit,
+  AgentTool,
+  AgentToolDefinition,
+  TaskParameters,
+  SpyState,
+  MockResult,
+  MockSettledResult,
+  StandardSchemaV1,
+} from './agent/index.js'
 
 export { ScriptedLLM, scriptedLLM, toolCall, lastUserText, record } from './llm/index.js'
 export type {
@@ -21,10 +35,12 @@ export type * from './llm/types.js'
 export { FakeProxy } from './proxy/fake-proxy.js'
 export type { FakeProxyOptions, FailOptions, ReplyOptions, RefuseOptions } from './proxy/fake-proxy.js'
 export { ProxyClient } from './proxy/proxy-client.js'
-export type { AgentBinding } from './proxy/proxy-client.js'
+export type { ProxyClientOptions, ProxyInfo } from './proxy/proxy-client.js'
+export type { AgentBinding, BoundClientOptions } from './proxy/agent-binding.js'
+export { AGENT_NAME } from './proxy/identity.js'
 export type { FakeRequest, Refusal, Identity, Dialect, ProxyFeature, AgentDefinition } from './proxy/types.js'
 
 export * from './proxy-error.js'
-export { refusalCodes } from './refusal-codes.js'
+export { refusalCodes, isRefusalCode } from './refusal-codes.js'
 export type { RefusalCode, RefusalCodeInfo } from './refusal-codes.js'
 export { resetAll } from './registry.js'

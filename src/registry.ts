@@ -46,6 +46,15 @@ export function unregisterDouble(double: RegisteredDouble): void {
   registry.testScope?.delete(double)
 }
 
+/**
+ * Keeps a double live past the end of the test that made it: a file-scoped fixture's
+ * `FakeProxy` is first used inside a test, yet must outlive it. It stays in the registry (reset
+ * after each test, closed by `closeAll`) but is no longer dropped or disposed at test end. @internal
+ */
+export function retainDouble(double: RegisteredDouble): void {
+  state().testScope?.delete(double)
+}
+
 /** Every live double, in creation order. @internal */
 export function liveDoubles(): RegisteredDouble[] {
   return [...state().live]

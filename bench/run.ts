@@ -1,0 +1,39 @@
+/**
+ * Runs every benchmark in bench/ and prints, for each group, ops/s and the ratio to the group's
+ * baseline measured in the same run. `npm run bench`.
+ */
+import { Bench } from 'tinybench'
+import { groups as proxyGroups } from './proxy/openai-chat.bench.js'
+import { groups as llmGroups } from './llm/ai-sdk.bench.js'
+import { groups as agentGroups } from './agent/mock-agent.bench.js'
+
+export interface BenchCase {
+  name: string
+  fn: () => Promise<unknown>
+}
+
+export interface BenchGroup {
+  title: string
+  /** The first case is the baseline the others are compared with. */
+  cases: BenchCase[]
+  setup?: () => Promise<void>
+  teardown?: () => Promise<void>
+}
+
+const time = Number(process.env.BENCH_TIME_MS ?? 1500)
+
+for (const group of [...agentGroups, ...llmGroups, ...proxyGroups]) {
+  await group.setup?.()
+  const bench = new Bench({ time, warmupTime: 300 })
+  for (const c of group.cases) bench.add(c.name, c.fn)
+  await bench.run()
+  await group.teardown?.()
+
+  const baseline = bench.tasks[0]?.result?.throughput?.mean ?? bench.tasks[0]?.result?.hz ?? 1
+  console.log(`\n${group.title}`)
+  for (const task of bench.tasks) {
+    const hz = task.result?.throughput?.mean ?? task.result?.hz ?? 0
+    const ratio = hz / baseline
+    console.log(`  ${task.name.padEnd(48)} ${hz.toFixed(0).padStart(9)} ops/s   ×${ratio.toFixed(2)} of baseline`)
+  }
+}

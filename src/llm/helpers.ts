@@ -1,0 +1,59 @@
+/**
+ * Small helpers for writing scripts: build a tool call, read what the user last said.
+ * @module
+ */
+import type { ModelRequest, ToolCallPart } from './types.js'
+import { argumentError } from '../internal/describe.js'
+
+/**
+ * A tool call as a script writes it. The `id` may be left out: the double then gives it one
+ * (`call_<call>_<n>`) when it answers, so every answer carries ids a client can correlate.
+ */
+export type ScriptedToolCall = Omit<ToolCallPart, 'id'> & { id?: string }
+
+/**
+ * A reply part asking for tool `name` to be run with `args`.
+ * @example
+ * scriptedLLM([toolCall('get_weather', { city: 'Paris' }), 'It is sunny in Paris.'])
+ * @throws TypeError when `name` is not a non-empty string or `id` is not a string.
+ */
+export function toolCall(name: string, args: unknown = {}, id?: string): ScriptedToolCall {
+  if (typeof name !== 'string' || name === '') throw argumentError('toolCall', 'name', 'a non-empty string', name)
+  if (id !== undefined && (typeof id !== 'string' || id === '')) {
+    throw argumentError('toolCall', 'id', 'a non-empty string', id)
+  }
+  return id === undefined ? { type: 'tool-call', name, args } : { type: 'tool-call', id, name, args }
+}
+
+/**
+ * The text of the last `user` message of a request, its text parts joined by a newline;
+ * `''` when there is none.
+ * @example
+ * scriptedLLM(req => `you said: ${lastUserText(req)}`)
+ */
+export function lastUserText(req: ModelRequest): string {
+  const messages = Array.isArray(req?.messages) ? req.messages : []
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]
+    if (message?.role !== 'user') continue
+    const content = Array.isArray(message.content) ? message.content : []
+    return content
+      .filter((part) => part?.type === 'text' && typeof part.text === 'string')
+      .map((part) => (part as { text: string }).text)
+      .join('\n')
+  }
+  return ''
+}
+
+/**
+ * A deep copy that survives values `structuredClone` rejects (functions, class instances with
+ * private state): those fall back to their JSON form. @internal
+ */
+export function deepCopy<T>(value: T): T {
+  try {
+    return structuredClone(value)
+  } catch {
+    const json = JSON.stringify(value)
+    return json === undefined ? value : (JSON.parse(json) as T)
+  }
+}

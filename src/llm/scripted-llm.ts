@@ -1,0 +1,313 @@
+/**
+ * `ScriptedLLM` (SPEC §4): a model double that answers from a script — echo, reply map,
+ * function, sequence, or a replayed transcript — and records every request it receives.
+ * @module
+ */
+import type { LLM, ModelRequest, ModelResponse, StreamEvent } from './types.js'
+import { KIND } from '../kinds.js'
+import { registerDouble } from '../registry.js'
+import { argumentError, checkOptions, is } from '../internal/describe.js'
+import { deepCopy } from './helpers.js'
+import { completeReply, isError } from './reply.js'
+import { compileScript, transcriptSource, type Cursor, type Script, type TurnSource } from './script.js'
+import { streamResponse, type Chunking, type Latency } from './stream-events.js'
+import { readTranscript } from './transcript.js'
+import { isUsage, type UsageOption } from './usage.js'
+import { toLanguageModel, type AiLanguageModel } from './language-model.js'
+
+/** Options of a {@link ScriptedLLM}. */
+export interface ScriptedLLMOptions {
+  /** Ceiling on concurrent calls; extra calls wait, first come first served. @default unbounded */
+  slots?: number
+  /** The model id the double reports in its answers and as `languageModel()`'s id. @default the requested model, else 'mock' */
+  model?: string
+  /** How replies are split when streamed. @default 'words' */
+  chunking?: Chunking
+  /** Delays of streamed replies. @default { firstChunkMs: 0, chunkMs: 0 } */
+  latency?: Latency
+  /** How token usage is reported. @default 'estimate' */
+  usage?: UsageOption
+}
+
+/** Options of {@link ScriptedLLM.fromTranscript}. */
+export interface TranscriptOptions extends ScriptedLLMOptions {
+  /** Require each request's `system` and `messages` to equal the recorded ones. @default false */
+  strict?: boolean
+  /** Give each `languageModel()` and each caller identity its own cursor from turn 0. @default false */
+  perCall?: boolean
+}
+
+/** What a ScriptedLLM declares about itself, for code that picks models by capability. */
+export interface ModelCapabilities {
+  contextWindow: number
+  structuredOutput: boolean
+  local: boolean
+}
+
+const OPTION_CHECKS: Parameters<typeof checkOptions>[2] = {
+  slots: ['a positive integer', is.positiveInteger],
+  model: ['a non-empty string', (v) => typeof v === 'string' && v !== ''],
+  chunking: ["'words', 'chars' or a positive integer", (v) => v === 'words' || v === 'chars' || is.positiveInteger(v)],
+  latency: ['{ firstChunkMs?, chunkMs? } of non-negative numbers', isLatency],
+  usage: ["'estimate' or { inputTokens, outputTokens }", (v) => v === 'estimate' || isUsage(v)],
+}
+const TRANSCRIPT_CHECKS: Parameters<typeof checkOptions>[2] = { ...OPTION_CHECKS, strict: ['a boolean', is.boolean], perCall: ['a boolean', is.boolean] }
+
+function isLatency(value: unknown): boolean {
+  if (!is.object(value)) return false
+  return Object.entries(value as object).every(
+    ([key, ms]) => (key === 'firstChunkMs' || key === 'chunkMs') && (ms === undefined || is.nonNegativeNumber(ms)),
+  )
+}
+
+/** Whether an object argument is options (every key an option name) rather than a reply map. */
+function isOptionsObject(value: unknown): value is ScriptedLLMOptions {
+  return is.object(value) && Object.keys(value as object).every((key) => key in OPTION_CHECKS)
+}
+
+/** How a double is built when it does not come from `new ScriptedLLM(script, options)`. */
+interface Blueprint {
+  source: TurnSource
+  options: ScriptedLLMOptions
+  perCall: boolean
+}
+let pendingBlueprint: Blueprint | undefined
+
+/**
+ * A model double answering from a script. Use it through the neutral {@link LLM} interface,
+ * as a Vercel AI SDK model (`languageModel()`), or behind a `FakeProxy`.
+ * @example
+ * const llm = new ScriptedLLM([toolCall('get_weather', { city: 'Paris' }), 'Sunny.'])
+ * const { text } = await generateText({ model: llm.languageModel(), prompt: 'Weather?' })
+ */
+export class ScriptedLLM implements LLM {
+  /** @internal */
+  readonly [KIND] = 'ScriptedLLM' as const
+  /** Every request received, in order (deep copies). */
+  readonly requests: ModelRequest[] = []
+  /** The response given for each request, or `undefined` where the call failed. */
+  readonly responses: Array<ModelResponse | undefined> = []
+  readonly #source: TurnSource
+  readonly #options: ScriptedLLMOptions
+  readonly #perCall: boolean
+  readonly #main: Cursor = { position: 0 }
+  /** Every cursor handed out (perCall), so `reset()` rewinds them all. */
+  readonly #cursors = new Set<Cursor>([this.#main])
+  readonly #sessions = new Map<string, LLM>()
+  readonly #waiting: Array<() => void> = []
+  #inFlight = 0
+  #maxConcurrent = 0
+
+  /**
+   * @param script A reply map, a function, an array of replies, or nothing (echo).
+   * @throws TypeError naming `ScriptedLLM` when the script, one of its replies or an option is malformed.
+   */
+  constructor(script?: Script | ScriptedLLMOptions, options?: ScriptedLLMOptions) {
+    const blueprint = pendingBlueprint
+    pendingBlueprint = undefined
+    if (blueprint) {
+      ;({ source: this.#source, options: this.#options, perCall: this.#perCall } = blueprint)
+    } else {
+      if (options === undefined && isOptionsObject(script)) [script, options] = [undefined, script]
+      else if (options !== undefined && isOptionsObject(script) && Object.keys(script).length > 0) {
+        throw argumentError('ScriptedLLM', 'script', 'a script when options are given as well', script)
+      }
+      checkOptions('ScriptedLLM', options, OPTION_CHECKS)
+      this.#source = compileScript(script)
+      this.#options = { ...options }
+      this.#perCall = false
+    }
+    registerDouble(this)
+  }
+
+  /** Accepts every ScriptedLLM, also one made by another copy (ESM/CJS) of this package. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return (value as { [KIND]?: unknown } | null)?.[KIND] === 'ScriptedLLM'
+  }
+
+  /**
+   * A ScriptedLLM replaying a JSONL transcript, read from a path or given as text (SPEC §4.2).
+   * @example
+   * const llm = await ScriptedLLM.fromTranscript('test/transcripts/weather.jsonl', { strict: true })
+   * @throws TypeError naming the file and line when the transcript is malformed; Error when it cannot be read.
+   */
+  static async fromTranscript(pathOrText: string, options: TranscriptOptions = {}): Promise<ScriptedLLM> {
+    if (typeof pathOrText !== 'string' || pathOrText === '') {
+      throw argumentError('ScriptedLLM.fromTranscript', 'pathOrText', 'a file path or transcript text', pathOrText)
+    }
+    checkOptions('ScriptedLLM.fromTranscript', options, TRANSCRIPT_CHECKS)
+    const { strict = false, perCall = false, ...rest } = options
+    const transcript = await readTranscript(pathOrText)
+    return ScriptedLLM.#build({ source: transcriptSource(transcript, strict), options: rest, perCall })
+  }
+
+  static #build(blueprint: Blueprint): ScriptedLLM {
+    pendingBlueprint = blueprint
+    return new ScriptedLLM()
+  }
+
+  /** Answers one call. */
+  generate(req: ModelRequest): Promise<ModelResponse> {
+    return this.#generate(req, this.#main)
+  }
+
+  /** Answers one call as a stream of events ending with one `finish`. */
+  stream(req: ModelRequest): AsyncIterable<StreamEvent> {
+    return this.#stream(req, this.#main)
+  }
+
+  /** The LLM serving one caller identity: its own cursor for a `perCall` transcript, else this double. */
+  session(key: string): LLM {
+    if (!this.#perCall) return this
+    let session = this.#sessions.get(key)
+    if (!session) this.#sessions.set(key, (session = this.#view(this.#newCursor())))
+    return session
+  }
+
+  /**
+   * This double as a Vercel AI SDK language model (`ai` 6 and 7). For a `perCall` transcript
+   * each call gives a model with its own cursor from turn 0.
+   * @example
+   * await generateText({ model: llm.languageModel(), prompt: 'hello' })
+   */
+  languageModel(modelId?: string): AiLanguageModel {
+    if (modelId !== undefined && typeof modelId !== 'string') throw argumentError('ScriptedLLM', 'modelId', 'a string', modelId)
+    const llm = this.#perCall ? this.#view(this.#newCursor()) : this
+    return toLanguageModel(llm, { modelId: modelId ?? this.#model, provider: 'agent-doubles.scripted' })
+  }
+
+  /** A new double over the same script and options, with its own cursor from turn 0 and its own records. */
+  fork(): ScriptedLLM {
+    return ScriptedLLM.#build({ source: this.#source, options: this.#options, perCall: this.#perCall })
+  }
+
+  /** Clears recorded requests and responses and rewinds every cursor. */
+  reset(): void {
+    this.requests.length = 0
+    this.responses.length = 0
+    this.#maxConcurrent = this.#inFlight
+    for (const cursor of this.#cursors) cursor.position = 0
+  }
+
+  /** How many calls were made. */
+  get callCount(): number {
+    return this.requests.length
+  }
+
+  /** The most calls seen in flight at once. */
+  get maxConcurrent(): number {
+    return this.#maxConcurrent
+  }
+
+  /** Turns left, for scripts with an end (array, transcript); with `perCall`, of the least advanced cursor used. */
+  get turnsRemaining(): number | undefined {
+    const { length } = this.#source
+    if (length === undefined) return undefined
+    return length - this.#laggingCursor().position
+  }
+
+  /** What the double declares: a 1M context window, structured output, not local. */
+  get capabilities(): ModelCapabilities {
+    return { contextWindow: 1_000_000, structuredOutput: true, local: false }
+  }
+
+  /**
+   * Throws unless every scripted turn was consumed, listing the ones that were not.
+   * @example
+   * llm.assertComplete()
+   */
+  assertComplete(): void {
+    const remaining = this.turnsRemaining
+    if (!remaining) return
+    const length = this.#source.length ?? 0
+    const lines: string[] = []
+    for (let i = length - remaining; i < length; i++) lines.push(`  turn ${i + 1}: ${this.#source.describeTurn(i)}`)
+    throw new Error(`[agent-doubles] ScriptedLLM: ${remaining} of ${length} scripted turns were not consumed:\n${lines.join('\n')}`)
+  }
+
+  get #model(): string {
+    return this.#options.model ?? 'mock'
+  }
+
+  #newCursor(): Cursor {
+    const cursor = { position: 0 }
+    this.#cursors.add(cursor)
+    return cursor
+  }
+
+  /** The cursor furthest from the end among those used (all unused: the main one, at 0). */
+  #laggingCursor(): Cursor {
+    const used = [...this.#cursors].filter((cursor) => cursor.position > 0)
+    if (!this.#perCall || used.length === 0) return this.#perCall ? { position: 0 } : this.#main
+    return used.reduce((least, cursor) => (cursor.position < least.position ? cursor : least))
+  }
+
+  #view(cursor: Cursor): LLM {
+    return { generate: (req) => this.#generate(req, cursor), stream: (req) => this.#stream(req, cursor) }
+  }
+
+  async #generate(req: ModelRequest, cursor: Cursor): Promise<ModelResponse> {
+    const index = this.#record(req)
+    await this.#acquire()
+    try {
+      return await this.#answer(req, cursor, index)
+    } finally {
+      this.#release()
+    }
+  }
+
+  async *#stream(req: ModelRequest, cursor: Cursor): AsyncGenerator<StreamEvent> {
+    const index = this.#record(req)
+    await this.#acquire()
+    try {
+      const response = await this.#answer(req, cursor, index)
+      yield* streamResponse(response, this.#options.chunking ?? 'words', this.#options.latency)
+    } finally {
+      this.#release()
+    }
+  }
+
+  /** Records a deep copy of the request; returns its index. */
+  #record(req: ModelRequest): number {
+    if (!is.object(req) || !Array.isArray(req.messages)) {
+      throw argumentError('ScriptedLLM', 'request', 'a ModelRequest { model, messages, stream }', req)
+    }
+    this.requests.push(deepCopy(req))
+    this.responses.push(undefined)
+    return this.requests.length - 1
+  }
+
+  async #answer(req: ModelRequest, cursor: Cursor, index: number): Promise<ModelResponse> {
+    const draft = await this.#source.answer(req, cursor, index + 1)
+    if (isError(draft)) throw draft
+    const model = this.#options.model ?? (typeof req.model === 'string' && req.model !== '' ? req.model : 'mock')
+    const response = completeReply(draft, { req, callNumber: index + 1, usage: this.#options.usage ?? 'estimate', model })
+    // reset() between the call and its answer empties the records; then there is nothing to fill.
+    if (this.responses.length > index) this.responses[index] = deepCopy(response)
+    return response
+  }
+
+  async #acquire(): Promise<void> {
+    const slots = this.#options.slots
+    if (slots !== undefined && this.#inFlight >= slots) await new Promise<void>((resolve) => this.#waiting.push(resolve))
+    else this.#inFlight++
+    this.#maxConcurrent = Math.max(this.#maxConcurrent, this.#inFlight)
+  }
+
+  /** Hands the slot straight to the next waiting call (first come, first served), or frees it. */
+  #release(): void {
+    const next = this.#waiting.shift()
+    if (next) next()
+    else this.#inFlight--
+  }
+}
+
+/**
+ * Makes a {@link ScriptedLLM}; `scriptedLLM(script?, options?)` ≡ `new ScriptedLLM(script?, options?)`.
+ * @example
+ * const llm = scriptedLLM({ hello: 'hi there' })
+ * @throws TypeError naming `ScriptedLLM` when the script, one of its replies or an option is malformed.
+ */
+export function scriptedLLM(script?: Script | ScriptedLLMOptions, options?: ScriptedLLMOptions): ScriptedLLM {
+  return new ScriptedLLM(script, options)
+}

@@ -1,0 +1,173 @@
+/**
+ * JSONL transcripts (SPEC §4.2): one `{"request": …, "response": …}` turn per line. Parsed
+ * once, at load, failing at once with the file and line; compared strictly on replay.
+ * @module
+ */
+import { readFile } from 'node:fs/promises'
+import type { Message, ModelRequest, ModelResponse } from './types.js'
+import { PREFIX, describeValue } from '../internal/describe.js'
+import { deepCopy } from './helpers.js'
+import { parseModelResponse, type ReplyDraft } from './reply.js'
+
+/** One recorded turn: what was asked, what was answered, and where it was written. */
+export interface TranscriptTurn {
+  request: ModelRequest
+  response: ReplyDraft
+  /** 1-based line of the transcript the turn was read from. */
+  line: number
+}
+
+/** A parsed transcript. */
+export interface Transcript {
+  /** The file it was read from, or `'transcript text'`. */
+  source: string
+  turns: TranscriptTurn[]
+}
+
+const ROLES = new Set(['user', 'assistant', 'tool'])
+const PART_TYPES = new Set(['text', 'tool-call', 'tool-result', 'reasoning', 'image'])
+/** The fields of a request a transcript keeps: nothing else (headers, keys) can leak into one. */
+const REQUEST_KEYS = ['model', 'system', 'messages', 'tools', 'toolChoice', 'responseFormat', 'maxTokens', 'temperature', 'stream'] as const
+
+/** Whether `pathOrText` is transcript text (it holds a newline or starts with `{`) rather than a path. */
+export function isTranscriptText(pathOrText: string): boolean {
+  return pathOrText.includes('\n') || pathOrText.trimStart().startsWith('{')
+}
+
+/**
+ * Reads a transcript from a file path or from transcript text.
+ * @throws Error when the file cannot be read; TypeError naming the file and line when it is malformed.
+ */
+export async function readTranscript(pathOrText: string): Promise<Transcript> {
+  if (isTranscriptText(pathOrText)) return parseTranscript(pathOrText)
+  let text: string
+  try {
+    text = await readFile(pathOrText, 'utf8')
+  } catch (cause) {
+    throw new Error(`${PREFIX} ScriptedLLM: cannot read transcript ${JSON.stringify(pathOrText)}: ${(cause as Error).message}`, { cause })
+  }
+  return parseTranscript(text, pathOrText)
+}
+
+/**
+ * Parses transcript text. Blank lines and lines starting with `#` are skipped.
+ * @throws TypeError naming `source` and the line on malformed JSON, a line missing `request`
+ * or `response`, a turn of the wrong shape, or text with no turns.
+ */
+export function parseTranscript(text: string, source = 'transcript text'): Transcript {
+  const turns: TranscriptTurn[] = []
+  const lines = text.split(/\r?\n/)
+  lines.forEach((raw, index) => {
+    const trimmed = raw.trim()
+    if (trimmed === '' || trimmed.startsWith('#')) return
+    turns.push(parseLine(trimmed, source, index + 1))
+  })
+  if (turns.length === 0) throw new TypeError(`${PREFIX} ScriptedLLM: transcript ${source}: no turns found`)
+  return { source, turns }
+}
+
+function parseLine(text: string, source: string, line: number): TranscriptTurn {
+  const where = `transcript ${source} line ${line}`
+  const fail = (problem: string): TypeError => new TypeError(`${PREFIX} ScriptedLLM: ${where}: ${problem}`)
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (cause) {
+    throw fail(`malformed JSON (${(cause as Error).message})`)
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw fail(`a turn must be an object {"request": ..., "response": ...}, got ${describeValue(value)}`)
+  }
+  const { request, response } = value as Record<string, unknown>
+  if (request === undefined) throw fail('missing "request"')
+  if (response === undefined) throw fail('missing "response"')
+  const problem = requestProblem(request)
+  if (problem) throw fail(`request${problem}`)
+  return { request: request as ModelRequest, response: parseModelResponse(response, `${where}: response`), line }
+}
+
+/** What is wrong with a recorded request, as `<path> <problem>`, or `undefined`. */
+function requestProblem(request: unknown): string | undefined {
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) return ` must be an object, got ${describeValue(request)}`
+  const { system, messages } = request as Record<string, unknown>
+  if (system !== undefined && typeof system !== 'string') return `.system must be a string, got ${describeValue(system)}`
+  if (!Array.isArray(messages)) return `.messages must be an array, got ${describeValue(messages)}`
+  for (const [i, message] of messages.entries()) {
+    const { role, content } = (message ?? {}) as Partial<Message>
+    if (!ROLES.has(role as string)) return `.messages[${i}].role must be 'user', 'assistant' or 'tool', got ${describeValue(role)}`
+    if (!Array.isArray(content)) return `.messages[${i}].content must be an array of parts, got ${describeValue(content)}`
+    for (const [j, part] of content.entries()) {
+      if (!PART_TYPES.has((part as { type?: string } | null)?.type as string)) {
+        return `.messages[${i}].content[${j}] must be a part with a known type, got ${describeValue(part)}`
+      }
+    }
+  }
+  return undefined
+}
+
+/** The request as a transcript keeps it: known fields only, deep-copied, `undefined`s dropped. */
+export function requestSnapshot(req: ModelRequest): ModelRequest {
+  const picked: Record<string, unknown> = {}
+  for (const key of REQUEST_KEYS) if (req[key] !== undefined) picked[key] = req[key]
+  return JSON.parse(JSON.stringify(deepCopy(picked))) as ModelRequest
+}
+
+/** One transcript line (with its newline) for a call. */
+export function serializeTurn(request: ModelRequest, response: ModelResponse): string {
+  return `${JSON.stringify({ request: requestSnapshot(request), response })}\n`
+}
+
+/**
+ * The strict-mode error for turn `turnNumber` when `incoming` differs from the recorded
+ * request in `system` or `messages` (model and settings are not compared), else `undefined`.
+ */
+export function strictMismatch(turnNumber: number, turn: TranscriptTurn, incoming: ModelRequest, source: string): Error | undefined {
+  const recorded = normalise({ system: turn.request.system, messages: turn.request.messages })
+  const actual = normalise({ system: incoming.system, messages: incoming.messages })
+  const difference = firstDifference(recorded, actual, '')
+  if (!difference) return undefined
+  return new Error(
+    `scripted: strict mismatch on turn ${turnNumber}: ${difference.path}: expected ${render(difference.expected)}, got ${render(difference.actual)} (recorded at ${source} line ${turn.line})`,
+  )
+}
+
+/** JSON's view of a value: `undefined` fields dropped, so an absent field equals an undefined one. */
+function normalise(value: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>
+}
+
+interface Difference {
+  path: string
+  expected: unknown
+  actual: unknown
+}
+
+/** The first path at which two JSON values differ, depth first. */
+export function firstDifference(expected: unknown, actual: unknown, path: string): Difference | undefined {
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
+      const found = firstDifference(expected[i], actual[i], `${path}[${i}]`)
+      if (found) return found
+    }
+    return undefined
+  }
+  if (isObject(expected) && isObject(actual)) {
+    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)])
+    for (const key of keys) {
+      const found = firstDifference(expected[key], actual[key], path ? `${path}.${key}` : key)
+      if (found) return found
+    }
+    return undefined
+  }
+  return Object.is(expected, actual) ? undefined : { path: path || '(root)', expected, actual }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function render(value: unknown): string {
+  if (value === undefined) return 'undefined'
+  const json = JSON.stringify(value)
+  return json.length > 120 ? `${json.slice(0, 117)}...` : json
+}

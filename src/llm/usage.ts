@@ -1,0 +1,81 @@
+/**
+ * Token counts for scripted answers: a deterministic estimate from the text, or fixed numbers.
+ * @module
+ */
+import type { ModelRequest, Part, Usage } from './types.js'
+
+/**
+ * How a {@link ScriptedLLM} counts tokens: `'estimate'` (about four characters a token, the
+ * same numbers for the same text on every run) or fixed counts reported for every call.
+ */
+export type UsageOption = 'estimate' | Usage
+
+/** Tokens in `text`, estimated as one per four characters (rounded up). */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4)
+}
+
+/** The text a part contributes to a token count; tool arguments and results count as JSON. */
+function partText(part: Part): string {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      return part.text
+    case 'tool-call':
+      return part.name + stringify(part.args)
+    case 'tool-result':
+      return stringify(part.result)
+    case 'image':
+      // An image costs something; a fixed share keeps the estimate deterministic.
+      return ' '.repeat(4 * 85)
+  }
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value
+  return JSON.stringify(value) ?? ''
+}
+
+/** Estimated input tokens of a request: the system prompt and every message part. */
+export function estimateInputTokens(req: ModelRequest): number {
+  let text = req.system ?? ''
+  for (const message of req.messages) for (const part of message.content) text += partText(part)
+  return estimateTokens(text)
+}
+
+/** Estimated output tokens of an answer's parts. */
+export function estimateOutputTokens(content: Part[]): number {
+  return estimateTokens(content.map(partText).join(''))
+}
+
+/**
+ * The usage reported for one call: counts the reply gave win, then fixed counts from the
+ * option, then the estimate.
+ */
+export function usageFor(
+  option: UsageOption,
+  req: ModelRequest,
+  content: Part[],
+  given: Partial<Usage> | undefined,
+): Usage {
+  const base: Usage =
+    option === 'estimate'
+      ? { inputTokens: estimateInputTokens(req), outputTokens: estimateOutputTokens(content) }
+      : { inputTokens: option.inputTokens, outputTokens: option.outputTokens }
+  return {
+    inputTokens: given?.inputTokens ?? base.inputTokens,
+    outputTokens: given?.outputTokens ?? base.outputTokens,
+  }
+}
+
+/** Whether `value` is a fixed `{ inputTokens, outputTokens }` pair of non-negative integers. */
+export function isUsage(value: unknown): value is Usage {
+  if (value === null || typeof value !== 'object') return false
+  const { inputTokens, outputTokens } = value as Record<string, unknown>
+  return isCount(inputTokens) && isCount(outputTokens)
+}
+
+/** Whether `value` is a token count: a non-negative integer. */
+export function isCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0
+}

@@ -1,0 +1,226 @@
+/**
+ * The one small interface every wire dialect implements, and the helpers they share. A dialect
+ * turns its provider's request JSON into the neutral {@link ModelRequest} and turns neutral
+ * answers back into that provider's JSON and SSE, so one brain serves every client.
+ * @module
+ */
+import type { Message, ModelRequest, ModelResponse, Part, StreamEvent } from '../llm/types.js'
+import type { ErrorStyle } from './refusal-answer.js'
+import type { Dialect, ProxyFeature } from './types.js'
+
+/** One server-sent event: an optional `event:` name and one line of `data:`. */
+export interface SseFrame {
+  event?: string
+  data: string
+}
+
+/** What an encoder knows about the request it answers. */
+export interface EncodeContext {
+  /** The request in the neutral model. */
+  request: ModelRequest
+  /** The request body as the client sent it (dialects read wire-only options from it). */
+  json: Record<string, unknown>
+  /** A per-proxy unique suffix for the ids this answer carries. */
+  id: string
+  /** Seconds since the epoch, for `created` fields. */
+  created: number
+}
+
+/** Bad input the dialect found while decoding: answered with 400 in the dialect's error shape. */
+export class BadRequest extends Error {
+  constructor(
+    message: string,
+    /** The request field at fault, when there is one. */
+    readonly param?: string,
+  ) {
+    super(message)
+    this.name = 'BadRequest'
+  }
+}
+
+/** The parts every dialect has. */
+interface DialectBase {
+  readonly id: Dialect
+  /** The shape of refusals and bad-input errors on this route. */
+  readonly errorStyle: Exclude<ErrorStyle, 'local'>
+  /** Features the proxy must report for a request on this route (SPEC §5.3 check 5). */
+  readonly needs: readonly ProxyFeature[]
+  /** The request as the neutral model; throws {@link BadRequest} on a body the provider would refuse. */
+  decode(json: Record<string, unknown>): ModelRequest
+}
+
+/** A dialect whose answers come from the proxy's brain (an `LLM`). */
+export interface ModelDialect extends DialectBase {
+  readonly kind: 'model'
+  encodeJson(response: ModelResponse, context: EncodeContext): unknown
+  /** SSE frames for `events`, which always end with one `finish` (see {@link withFinish}). */
+  encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncIterable<SseFrame>
+  /** The frame that reports an error after a stream has started. */
+  streamError(message: string): SseFrame
+}
+
+/** What a self-answering dialect knows beyond {@link EncodeContext}. */
+export interface DirectContext extends EncodeContext {
+  /** The request headers, lower-cased. */
+  headers: Record<string, string>
+  /** The request path, without the query. */
+  path: string
+}
+
+/** A dialect that answers by itself (embeddings, the model list). */
+export interface DirectDialect extends DialectBase {
+  readonly kind: 'direct'
+  answer(request: ModelRequest, context: DirectContext): unknown
+}
+
+/** A wire dialect served by the proxy. */
+export type WireDialect = ModelDialect | DirectDialect
+
+/** The error body OpenAI routes answer with. */
+export function openaiErrorBody(message: string, type: string, param: string | null = null, code: string | null = null): unknown {
+  return { error: { message, type, param, code } }
+}
+
+/** The error body Anthropic routes answer with. */
+export function anthropicErrorBody(type: string, message: string): unknown {
+  return { type: 'error', error: { type, message } }
+}
+
+/** A bad-input error body in `style`, typed from the HTTP status. */
+export function inputErrorBody(style: ErrorStyle, status: number, message: string, param?: string): unknown {
+  if (style === 'anthropic') return anthropicErrorBody(anthropicErrorType(status), message)
+  if (style === 'local') return { error: { code: status >= 500 ? 'internal_error' : 'invalid_request', message } }
+  return openaiErrorBody(message, status >= 500 ? 'server_error' : status === 404 ? 'not_found_error' : 'invalid_request_error', param ?? null)
+}
+
+function anthropicErrorType(status: number): string {
+  if (status === 404) return 'not_found_error'
+  if (status === 413) return 'request_too_large'
+  if (status >= 500) return 'api_error'
+  return 'invalid_request_error'
+}
+
+/**
+ * Splits a tool call's JSON arguments into at least two fragments, as real providers stream
+ * them (clients must join deltas; a fake that sends one piece hides bugs in that code).
+ */
+export function splitArguments(json: string): string[] {
+  if (json.length < 2) return [json, '']
+  const middle = Math.ceil(json.length / 2)
+  return [json.slice(0, middle), json.slice(middle)]
+}
+
+/** A tool call's args as the JSON text the wire carries. */
+export function argumentsJson(args: unknown): string {
+  return JSON.stringify(args ?? {}) ?? '{}'
+}
+
+/** Parses tool-call arguments from the wire; text that is not JSON is kept as the string it is. */
+export function parseArguments(text: unknown): unknown {
+  if (typeof text !== 'string') return text ?? {}
+  if (text.trim() === '') return {}
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/** Reads an image given as a URL, turning `data:` URLs into inline data. */
+export function imageFromUrl(url: string): Part {
+  const match = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(url)
+  if (!match) return { type: 'image', url }
+  return { type: 'image', ...(match[1] ? { mediaType: match[1] } : {}), data: match[3] }
+}
+
+/**
+ * Appends `part` to the last message when it has the same role, else starts a message. Used for
+ * tool results and the Responses API's separate items, so a turn reads the same whichever
+ * dialect carried it (Chat's separate `tool` messages and Anthropic's `tool_result` blocks
+ * both become one `tool` message).
+ */
+export function appendPart(messages: Message[], role: Message['role'], part: Part): void {
+  const last = messages.at(-1)
+  if (last && last.role === role) last.content.push(part)
+  else messages.push({ role, content: [part] })
+}
+
+/** The name of the tool call `id` refers to, looked up in the earlier messages. */
+export function toolNameFor(messages: readonly Message[], id: string): string | undefined {
+  for (const message of messages) {
+    for (const part of message.content) if (part.type === 'tool-call' && part.id === id) return part.name
+  }
+  return undefined
+}
+
+/** Text joined from text blocks (`[{ type: 'text', text }]`), or the string itself. */
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content
+    .map((block) => (block && typeof block === 'object' && typeof (block as { text?: unknown }).text === 'string' ? (block as { text: string }).text : ''))
+    .join('')
+}
+
+/** Reads a string field, or throws {@link BadRequest} naming it. */
+export function requireString(json: Record<string, unknown>, field: string): string {
+  const value = json[field]
+  if (typeof value !== 'string' || value === '') throw new BadRequest(`${field} must be a non-empty string`, field)
+  return value
+}
+
+/** Reads an array field, or throws {@link BadRequest} naming it. */
+export function requireArray(json: Record<string, unknown>, field: string): unknown[] {
+  const value = json[field]
+  if (!Array.isArray(value)) throw new BadRequest(`${field} must be an array`, field)
+  return value
+}
+
+/** A plain-object view of `value` (empty for anything else), for reading optional fields. */
+export function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+}
+
+/** A finite number, or `undefined`. */
+export function numberOr(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+}
+
+/**
+ * `events`, guaranteed to end with exactly one `finish` event: a brain whose stream stops
+ * without one gets a finish built from what it streamed, and events after a finish are dropped.
+ */
+export async function* withFinish(events: AsyncIterable<StreamEvent>, model: string): AsyncGenerator<StreamEvent> {
+  const content: Part[] = []
+  for await (const event of events) {
+    if (event.type === 'finish') {
+      yield event
+      return
+    }
+    accumulate(content, event)
+    yield event
+  }
+  const calls = content.some((part) => part.type === 'tool-call')
+  yield {
+    type: 'finish',
+    response: { content, finishReason: calls ? 'tool-calls' : 'stop', usage: { inputTokens: 0, outputTokens: 0 }, model },
+  }
+}
+
+function accumulate(content: Part[], event: StreamEvent): void {
+  const last = content.at(-1)
+  if (event.type === 'text-delta') {
+    if (last?.type === 'text') last.text += event.text
+    else content.push({ type: 'text', text: event.text })
+  } else if (event.type === 'reasoning-delta') {
+    if (last?.type === 'reasoning') last.text += event.text
+    else content.push({ type: 'reasoning', text: event.text })
+  } else if (event.type === 'tool-call') {
+    content.push({ type: 'tool-call', id: event.id, name: event.name, args: event.args })
+  }
+}
+
+/** Maps the neutral finish reason to the OpenAI Chat one. */
+export function chatFinishReason(reason: ModelResponse['finishReason']): string {
+  return { stop: 'stop', 'tool-calls': 'tool_calls', length: 'length', 'content-filter': 'content_filter' }[reason] ?? 'stop'
+}

@@ -1,0 +1,254 @@
+/**
+ * Anthropic Messages (`POST /v1/messages`), JSON and SSE, per `reference/wire-protocols.md` §4.
+ * @module
+ */
+import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../../llm/types.js'
+import {
+  anthropicErrorBody,
+  appendPart,
+  argumentsJson,
+  numberOr,
+  parseArguments,
+  record,
+  requireArray,
+  requireString,
+  splitArguments,
+  textOf,
+  toolNameFor,
+  type EncodeContext,
+  type ModelDialect,
+  type SseFrame,
+} from '../dialect.js'
+
+/** The Anthropic Messages dialect. */
+export const anthropicMessages: ModelDialect = {
+  id: 'anthropic-messages',
+  kind: 'model',
+  errorStyle: 'anthropic',
+  needs: ['anthropic_messages'],
+  decode,
+  encodeJson,
+  encodeStream,
+  streamError: (message) => ({ event: 'error', data: JSON.stringify(anthropicErrorBody('api_error', message)) }),
+}
+
+/** The tool the AI SDK forces for structured output on model ids it does not know. */
+const JSON_TOOL = 'json'
+
+/**
+ * Whether the client asked for structured output through a forced `json` tool: then the answer
+ * must be a `tool_use` block named `json` holding the object (§4.4).
+ */
+function forcedJsonTool(json: Record<string, unknown>): Record<string, unknown> | undefined {
+  const tools = Array.isArray(json.tools) ? json.tools.map(record) : []
+  const choice = record(json.tool_choice)
+  const forced = choice.type === 'any' || (choice.type === 'tool' && choice.name === JSON_TOOL)
+  return forced && tools.length === 1 && tools[0].name === JSON_TOOL ? tools[0] : undefined
+}
+
+function decode(json: Record<string, unknown>): ModelRequest {
+  const model = requireString(json, 'model')
+  const messages: Message[] = []
+  for (const raw of requireArray(json, 'messages')) decodeMessage(record(raw), messages)
+  const request: ModelRequest = { model, messages, stream: json.stream === true }
+  const system = textOf(json.system)
+  if (system !== '') request.system = system
+  const jsonTool = forcedJsonTool(json)
+  const format = record(record(json.output_config).format ?? json.output_format)
+  if (jsonTool) request.responseFormat = { type: 'json', schema: jsonTool.input_schema }
+  else if (format.type === 'json_schema') request.responseFormat = { type: 'json', schema: format.schema }
+  if (!jsonTool) {
+    const tools = decodeTools(json.tools)
+    if (tools.length > 0) request.tools = tools
+    const toolChoice = decodeToolChoice(record(json.tool_choice))
+    if (toolChoice) request.toolChoice = toolChoice
+  }
+  const maxTokens = numberOr(json.max_tokens)
+  if (maxTokens !== undefined) request.maxTokens = maxTokens
+  const temperature = numberOr(json.temperature)
+  if (temperature !== undefined) request.temperature = temperature
+  return request
+}
+
+function decodeMessage(message: Record<string, unknown>, messages: Message[]): void {
+  const role = message.role === 'assistant' ? 'assistant' : 'user'
+  if (typeof message.content === 'string') {
+    messages.push({ role, content: [{ type: 'text', text: message.content }] })
+    return
+  }
+  // Tool results travel in user messages on this wire; the neutral model gives them a `tool`
+  // message of their own, ahead of whatever else the user message says.
+  const parts: Part[] = []
+  for (const raw of Array.isArray(message.content) ? message.content : []) {
+    const block = record(raw)
+    if (block.type === 'tool_result') {
+      const id = String(block.tool_use_id ?? '')
+      const name = toolNameFor(messages, id)
+      const result = typeof block.content === 'string' || block.content === undefined ? (block.content ?? '') : toolResultOf(block.content)
+      appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result, ...(block.is_error === true ? { isError: true } : {}) })
+      continue
+    }
+    const part = decodeBlock(block)
+    if (part) parts.push(part)
+  }
+  if (parts.length > 0 || role === 'assistant') messages.push({ role, content: parts })
+}
+
+/** A tool result's blocks: their text when all are text, else the blocks as sent. */
+function toolResultOf(content: unknown): unknown {
+  const blocks = Array.isArray(content) ? content.map(record) : []
+  return blocks.every((block) => block.type === 'text') ? textOf(blocks) : content
+}
+
+function decodeBlock(block: Record<string, unknown>): Part | undefined {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: String(block.text ?? '') }
+    case 'tool_use':
+      return { type: 'tool-call', id: String(block.id ?? ''), name: String(block.name ?? ''), args: parseArguments(block.input) }
+    case 'thinking':
+      return { type: 'reasoning', text: String(block.thinking ?? '') }
+    case 'image': {
+      const source = record(block.source)
+      if (source.type === 'url') return { type: 'image', url: String(source.url) }
+      return { type: 'image', ...(typeof source.media_type === 'string' ? { mediaType: source.media_type } : {}), data: String(source.data ?? '') }
+    }
+    default:
+      return undefined
+  }
+}
+
+function decodeTools(tools: unknown): ToolDefinition[] {
+  if (!Array.isArray(tools)) return []
+  return tools
+    .map(record)
+    .filter((tool) => typeof tool.name === 'string')
+    .map((tool) => ({
+      name: tool.name as string,
+      ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+      parameters: tool.input_schema ?? { type: 'object', properties: {} },
+    }))
+}
+
+function decodeToolChoice(choice: Record<string, unknown>): ToolChoice | undefined {
+  if (choice.type === 'auto' || choice.type === 'none') return choice.type
+  if (choice.type === 'any') return 'required'
+  if (choice.type === 'tool' && typeof choice.name === 'string') return { type: 'tool', name: choice.name }
+  return undefined
+}
+
+const stopReasons = { stop: 'end_turn', 'tool-calls': 'tool_use', length: 'max_tokens', 'content-filter': 'refusal' } as const
+
+/** The answer for a forced `json` tool: the JSON text becomes the tool's input. */
+function asJsonToolAnswer(response: ModelResponse): ModelResponse {
+  if (response.content.some((part) => part.type === 'tool-call')) return response
+  const text = response.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
+  return {
+    ...response,
+    content: [{ type: 'tool-call', id: 'toolu_json', name: JSON_TOOL, args: parseArguments(text) }],
+    finishReason: 'tool-calls',
+  }
+}
+
+function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
+  const answer = forcedJsonTool(context.json) ? asJsonToolAnswer(response) : response
+  return {
+    id: answer.id ?? `msg_${context.id}`,
+    type: 'message',
+    role: 'assistant',
+    model: answer.model ?? context.request.model,
+    content: answer.content.flatMap(encodeBlock),
+    stop_reason: stopReasons[answer.finishReason] ?? 'end_turn',
+    stop_sequence: null,
+    usage: {
+      input_tokens: answer.usage.inputTokens,
+      output_tokens: answer.usage.outputTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      service_tier: 'standard',
+    },
+  }
+}
+
+function encodeBlock(part: Part): unknown[] {
+  if (part.type === 'text') return [{ type: 'text', text: part.text }]
+  if (part.type === 'tool-call') return [{ type: 'tool_use', id: part.id, name: part.name, input: toolInput(part.args) }]
+  if (part.type === 'reasoning') return [{ type: 'thinking', thinking: part.text, signature: 'agent-doubles' }]
+  return []
+}
+
+/** `tool_use.input` must be an object on the wire. */
+function toolInput(args: unknown): unknown {
+  const parsed = parseArguments(args)
+  return parsed !== null && typeof parsed === 'object' ? parsed : {}
+}
+
+async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
+  const frame = (data: Record<string, unknown>): SseFrame => ({ event: String(data.type), data: JSON.stringify(data) })
+  const jsonTool = forcedJsonTool(context.json) !== undefined
+  let index = -1
+  let open: 'text' | 'thinking' | undefined
+  let jsonText = ''
+
+  yield frame({
+    type: 'message_start',
+    message: {
+      id: `msg_${context.id}`,
+      type: 'message',
+      role: 'assistant',
+      model: context.request.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    },
+  })
+  const close = function* (): Generator<SseFrame> {
+    if (open === 'thinking') yield frame({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'agent-doubles' } })
+    if (open) yield frame({ type: 'content_block_stop', index })
+    open = undefined
+  }
+  const toolBlock = function* (id: string, name: string, args: unknown): Generator<SseFrame> {
+    yield* close()
+    index++
+    yield frame({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } })
+    for (const fragment of ['', ...splitArguments(argumentsJson(toolInput(args)))]) {
+      yield frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } })
+    }
+    yield frame({ type: 'content_block_stop', index })
+  }
+
+  for await (const event of events) {
+    if (event.type === 'text-delta' && jsonTool) {
+      jsonText += event.text
+    } else if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
+      const kind = event.type === 'text-delta' ? 'text' : 'thinking'
+      if (open !== kind) {
+        yield* close()
+        index++
+        open = kind
+        const block = kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' }
+        yield frame({ type: 'content_block_start', index, content_block: block })
+        if (index === 0) yield frame({ type: 'ping' })
+      }
+      const delta = kind === 'text' ? { type: 'text_delta', text: event.text } : { type: 'thinking_delta', thinking: event.text }
+      yield frame({ type: 'content_block_delta', index, delta })
+    } else if (event.type === 'tool-call') {
+      yield* toolBlock(event.id, event.name, event.args)
+    } else if (event.type === 'finish') {
+      yield* close()
+      let reason = event.response.finishReason
+      if (jsonTool && index === -1) {
+        yield* toolBlock('toolu_json', JSON_TOOL, parseArguments(jsonText))
+        reason = 'tool-calls'
+      }
+      const { inputTokens, outputTokens } = event.response.usage
+      yield frame({
+        type: 'message_delta',
+        delta: { stop_reason: stopReasons[reason] ?? 'end_turn', stop_sequence: null },
+        usage: { input_tokens: inputTokens, output_tokens: outputTokens },
+      })
+      yield frame({ type: 'message_stop' })
+    }
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * OpenAI Chat Completions (`POST /v1/chat/completions`), JSON and SSE, per
+ * `reference/wire-protocols.md` §2.
+ * @module
+ */
+import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../../llm/types.js'
+import {
+  appendPart,
+  argumentsJson,
+  chatFinishReason,
+  imageFromUrl,
+  numberOr,
+  openaiErrorBody,
+  parseArguments,
+  record,
+  requireArray,
+  requireString,
+  splitArguments,
+  textOf,
+  toolNameFor,
+  type EncodeContext,
+  type ModelDialect,
+  type SseFrame,
+} from '../dialect.js'
+
+/** The OpenAI Chat Completions dialect. */
+export const openaiChat: ModelDialect = {
+  id: 'openai-chat',
+  kind: 'model',
+  errorStyle: 'openai',
+  needs: [],
+  decode,
+  encodeJson,
+  encodeStream,
+  streamError: (message) => ({ data: JSON.stringify(openaiErrorBody(message, 'server_error')) }),
+}
+
+function decode(json: Record<string, unknown>): ModelRequest {
+  const model = requireString(json, 'model')
+  const system: string[] = []
+  const messages: Message[] = []
+  for (const raw of requireArray(json, 'messages')) decodeMessage(record(raw), system, messages)
+  const request: ModelRequest = { model, messages, stream: json.stream === true }
+  if (system.length > 0) request.system = system.join('\n\n')
+  const tools = decodeTools(json.tools)
+  if (tools.length > 0) request.tools = tools
+  const toolChoice = decodeToolChoice(json.tool_choice)
+  if (toolChoice) request.toolChoice = toolChoice
+  const format = record(json.response_format)
+  if (format.type === 'json_schema') {
+    const schema = record(format.json_schema)
+    request.responseFormat = { type: 'json', schema: schema.schema, ...(typeof schema.name === 'string' ? { name: schema.name } : {}) }
+  } else if (format.type === 'json_object') request.responseFormat = { type: 'json' }
+  const maxTokens = numberOr(json.max_completion_tokens) ?? numberOr(json.max_tokens)
+  if (maxTokens !== undefined) request.maxTokens = maxTokens
+  const temperature = numberOr(json.temperature)
+  if (temperature !== undefined) request.temperature = temperature
+  return request
+}
+
+function decodeMessage(message: Record<string, unknown>, system: string[], messages: Message[]): void {
+  switch (message.role) {
+    case 'system':
+    case 'developer':
+      system.push(textOf(message.content))
+      return
+    case 'user':
+      messages.push({ role: 'user', content: decodeUserContent(message.content) })
+      return
+    case 'assistant': {
+      const text = textOf(message.content)
+      const parts: Part[] = text ? [{ type: 'text', text }] : []
+      for (const raw of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+        const call = record(raw)
+        const fn = record(call.function)
+        parts.push({ type: 'tool-call', id: String(call.id ?? ''), name: String(fn.name ?? ''), args: parseArguments(fn.arguments) })
+      }
+      // Always one assistant message per turn, even when it is empty.
+      messages.push({ role: 'assistant', content: parts })
+      return
+    }
+    case 'tool': {
+      const id = String(message.tool_call_id ?? '')
+      const name = toolNameFor(messages, id)
+      const result = typeof message.content === 'string' ? message.content : textOf(message.content)
+      appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result })
+      return
+    }
+    default:
+      return
+  }
+}
+
+function decodeUserContent(content: unknown): Part[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }]
+  if (!Array.isArray(content)) return []
+  const parts: Part[] = []
+  for (const raw of content) {
+    const block = record(raw)
+    if (block.type === 'text' && typeof block.text === 'string') parts.push({ type: 'text', text: block.text })
+    else if (block.type === 'image_url') {
+      const url = record(block.image_url).url ?? block.image_url
+      if (typeof url === 'string') parts.push(imageFromUrl(url))
+    }
+  }
+  return parts
+}
+
+function decodeTools(tools: unknown): ToolDefinition[] {
+  if (!Array.isArray(tools)) return []
+  return tools
+    .map((raw) => record(record(raw).function))
+    .filter((fn) => typeof fn.name === 'string')
+    .map((fn) => ({
+      name: fn.name as string,
+      ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
+      parameters: fn.parameters ?? { type: 'object', properties: {} },
+    }))
+}
+
+function decodeToolChoice(choice: unknown): ToolChoice | undefined {
+  if (choice === 'auto' || choice === 'none' || choice === 'required') return choice
+  const name = record(record(choice).function).name
+  return typeof name === 'string' ? { type: 'tool', name } : undefined
+}
+
+function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
+  const text = response.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
+  const calls = response.content.flatMap((part) => (part.type === 'tool-call' ? [part] : []))
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: text === '' && calls.length > 0 ? null : text,
+    refusal: null,
+    annotations: [],
+  }
+  if (calls.length > 0) {
+    message.tool_calls = calls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: argumentsJson(call.args) },
+    }))
+  }
+  return {
+    ...chunkHead(response, context, 'chat.completion'),
+    choices: [{ index: 0, message, logprobs: null, finish_reason: chatFinishReason(response.finishReason) }],
+    usage: usageOf(response),
+    service_tier: 'default',
+    system_fingerprint: 'fp_agent_doubles',
+  }
+}
+
+async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
+  const includeUsage = record(context.json.stream_options).include_usage === true
+  const head = chunkHead({ model: context.request.model }, context, 'chat.completion.chunk')
+  const chunk = (choices: unknown[], usage: unknown = null): SseFrame => ({
+    data: JSON.stringify({ ...head, choices, ...(includeUsage ? { usage } : {}) }),
+  })
+  const delta = (value: Record<string, unknown>, finish: string | null = null): SseFrame =>
+    chunk([{ index: 0, delta: value, logprobs: null, finish_reason: finish }])
+
+  let roleSent = false
+  let callIndex = 0
+  for await (const event of events) {
+    if (event.type === 'text-delta') {
+      if (!roleSent) yield delta({ role: 'assistant', content: '', refusal: null })
+      roleSent = true
+      if (event.text !== '') yield delta({ content: event.text })
+    } else if (event.type === 'tool-call') {
+      const index = callIndex++
+      const [first, ...rest] = splitArguments(argumentsJson(event.args))
+      const opening = { index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }
+      yield delta(roleSent ? { tool_calls: [opening] } : { role: 'assistant', content: null, refusal: null, tool_calls: [opening] })
+      roleSent = true
+      for (const fragment of [first, ...rest]) yield delta({ tool_calls: [{ index, function: { arguments: fragment } }] })
+    } else if (event.type === 'finish') {
+      // The `.stream()` helper needs a role in some delta, even for an empty answer.
+      if (!roleSent) yield delta({ role: 'assistant', content: '', refusal: null })
+      yield delta({}, chatFinishReason(event.response.finishReason))
+      if (includeUsage) yield chunk([], usageOf(event.response))
+    }
+    // Chat Completions has no standard field for reasoning: reasoning deltas are not sent.
+  }
+  yield { data: '[DONE]' }
+}
+
+function chunkHead(response: { model?: string; id?: string }, context: EncodeContext, object: string): Record<string, unknown> {
+  return {
+    id: response.id ?? `chatcmpl-${context.id}`,
+    object,
+    created: context.created,
+    model: response.model ?? context.request.model,
+  }
+}
+
+function usageOf(response: ModelResponse): unknown {
+  const { inputTokens, outputTokens } = response.usage
+  return {
+    prompt_tokens: inputTokens,
+    completion_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  }
+}

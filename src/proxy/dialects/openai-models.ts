@@ -1,0 +1,42 @@
+/**
+ * The model list (`GET /v1/models`, `GET /v1/models/{id}`), in OpenAI's shape, or in
+ * Anthropic's when the caller sends `anthropic-version` (the Anthropic SDK lists models on the
+ * same path).
+ * @module
+ */
+import type { ModelRequest } from '../../llm/types.js'
+import type { DirectDialect } from '../dialect.js'
+
+/** The models the fake lists. */
+export const listedModels: readonly string[] = Object.freeze([
+  'gpt-5',
+  'gpt-4o-mini',
+  'text-embedding-3-small',
+  'claude-sonnet-4-6',
+  'claude-haiku-4-6',
+])
+
+const CREATED = 1_700_000_000
+
+/** The model-list dialect. */
+export const openaiModels: DirectDialect = {
+  id: 'openai-models',
+  kind: 'direct',
+  errorStyle: 'openai',
+  needs: [],
+  decode: (): ModelRequest => ({ model: '', messages: [], stream: false }),
+  answer: (_request, { headers, path }) => {
+    const one = /\/models\/([^/]+)$/.exec(path)
+    if (one) return openaiModel(decodeURIComponent(one[1]))
+    if (headers['anthropic-version'] !== undefined) {
+      const data = listedModels.map((id) => ({ type: 'model', id, display_name: id, created_at: new Date(CREATED * 1000).toISOString() }))
+      return { data, has_more: false, first_id: data[0].id, last_id: data.at(-1)?.id }
+    }
+    return { object: 'list', data: listedModels.map(openaiModel) }
+  },
+}
+
+/** One model in OpenAI's shape (also the answer of `GET /v1/models/{id}`). */
+export function openaiModel(id: string): Record<string, unknown> {
+  return { id, object: 'model', created: CREATED, owned_by: 'agent-doubles' }
+}

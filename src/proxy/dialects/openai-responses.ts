@@ -1,0 +1,254 @@
+/**
+ * OpenAI Responses (`POST /v1/responses`), JSON and SSE, per `reference/wire-protocols.md` §3.
+ * @module
+ */
+import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../../llm/types.js'
+import {
+  appendPart,
+  argumentsJson,
+  imageFromUrl,
+  numberOr,
+  parseArguments,
+  record,
+  requireString,
+  splitArguments,
+  textOf,
+  toolNameFor,
+  BadRequest,
+  type EncodeContext,
+  type ModelDialect,
+  type SseFrame,
+} from '../dialect.js'
+
+/** The OpenAI Responses dialect. */
+export const openaiResponses: ModelDialect = {
+  id: 'openai-responses',
+  kind: 'model',
+  errorStyle: 'openai',
+  needs: ['responses_api'],
+  decode,
+  encodeJson,
+  encodeStream,
+  streamError: (message) => ({
+    event: 'error',
+    data: JSON.stringify({ type: 'error', code: 'server_error', message, param: null, sequence_number: 0 }),
+  }),
+}
+
+function decode(json: Record<string, unknown>): ModelRequest {
+  const model = requireString(json, 'model')
+  const system: string[] = typeof json.instructions === 'string' && json.instructions !== '' ? [json.instructions] : []
+  const messages: Message[] = []
+  if (typeof json.input === 'string') messages.push({ role: 'user', content: [{ type: 'text', text: json.input }] })
+  else if (Array.isArray(json.input)) for (const raw of json.input) decodeItem(record(raw), system, messages)
+  else throw new BadRequest('input must be a string or an array of input items', 'input')
+  const request: ModelRequest = { model, messages, stream: json.stream === true }
+  if (system.length > 0) request.system = system.join('\n\n')
+  const tools = decodeTools(json.tools)
+  if (tools.length > 0) request.tools = tools
+  const toolChoice = decodeToolChoice(json.tool_choice)
+  if (toolChoice) request.toolChoice = toolChoice
+  const format = record(record(json.text).format)
+  if (format.type === 'json_schema') {
+    request.responseFormat = { type: 'json', schema: format.schema, ...(typeof format.name === 'string' ? { name: format.name } : {}) }
+  } else if (format.type === 'json_object') request.responseFormat = { type: 'json' }
+  const maxTokens = numberOr(json.max_output_tokens)
+  if (maxTokens !== undefined) request.maxTokens = maxTokens
+  const temperature = numberOr(json.temperature)
+  if (temperature !== undefined) request.temperature = temperature
+  return request
+}
+
+function decodeItem(item: Record<string, unknown>, system: string[], messages: Message[]): void {
+  if (item.type === 'function_call') {
+    appendPart(messages, 'assistant', { type: 'tool-call', id: String(item.call_id ?? ''), name: String(item.name ?? ''), args: parseArguments(item.arguments) })
+  } else if (item.type === 'function_call_output') {
+    const id = String(item.call_id ?? '')
+    const name = toolNameFor(messages, id)
+    const result = typeof item.output === 'string' ? item.output : textOf(item.output)
+    appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result })
+  } else if (item.type === 'reasoning') {
+    const text = textOf(item.summary)
+    if (text !== '') appendPart(messages, 'assistant', { type: 'reasoning', text })
+  } else if (item.role === 'system' || item.role === 'developer') {
+    system.push(textOf(item.content))
+  } else if (item.role === 'assistant') {
+    const text = textOf(item.content)
+    if (text !== '') appendPart(messages, 'assistant', { type: 'text', text })
+  } else if (item.role === 'user') {
+    messages.push({ role: 'user', content: decodeUserContent(item.content) })
+  }
+  // `item_reference` items point at answers the real API stored; the fake keeps none, so
+  // they are accepted and skipped.
+}
+
+function decodeUserContent(content: unknown): Part[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }]
+  const parts: Part[] = []
+  for (const raw of Array.isArray(content) ? content : []) {
+    const block = record(raw)
+    if ((block.type === 'input_text' || block.type === 'text') && typeof block.text === 'string') parts.push({ type: 'text', text: block.text })
+    else if (block.type === 'input_image' && typeof block.image_url === 'string') parts.push(imageFromUrl(block.image_url))
+  }
+  return parts
+}
+
+function decodeTools(tools: unknown): ToolDefinition[] {
+  if (!Array.isArray(tools)) return []
+  return tools
+    .map(record)
+    .filter((tool) => tool.type === 'function' && typeof tool.name === 'string')
+    .map((tool) => ({
+      name: tool.name as string,
+      ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+      parameters: tool.parameters ?? { type: 'object', properties: {} },
+    }))
+}
+
+function decodeToolChoice(choice: unknown): ToolChoice | undefined {
+  if (choice === 'auto' || choice === 'none' || choice === 'required') return choice
+  const name = record(choice).name
+  return typeof name === 'string' ? { type: 'tool', name } : undefined
+}
+
+type OutputItem = Record<string, unknown> & { id: string }
+
+function messageItem(id: string, text: string, status: string): OutputItem {
+  return { id, type: 'message', status, role: 'assistant', content: status === 'in_progress' ? [] : [textPart(text)] }
+}
+
+function textPart(text: string): Record<string, unknown> {
+  return { type: 'output_text', annotations: [], logprobs: [], text }
+}
+
+function callItem(id: string, call: { id: string; name: string; args: unknown }, status: string): OutputItem {
+  return { id, type: 'function_call', status, arguments: status === 'in_progress' ? '' : argumentsJson(call.args), call_id: call.id, name: call.name }
+}
+
+function reasoningItem(id: string, text: string, done: boolean): OutputItem {
+  return { id, type: 'reasoning', summary: done ? [{ type: 'summary_text', text }] : [] }
+}
+
+/** The output items of a whole answer: consecutive text in one message, each call its own item. */
+function outputItems(content: readonly Part[], context: EncodeContext): OutputItem[] {
+  const items: OutputItem[] = []
+  content.forEach((part, n) => {
+    const last = items.at(-1)
+    if (part.type === 'text') {
+      if (last?.type === 'message') (last.content as { text: string }[])[0].text += part.text
+      else items.push(messageItem(`msg_${context.id}_${n}`, part.text, 'completed'))
+    } else if (part.type === 'tool-call') items.push(callItem(`fc_${context.id}_${n}`, part, 'completed'))
+    else if (part.type === 'reasoning') items.push(reasoningItem(`rs_${context.id}_${n}`, part.text, true))
+  })
+  return items
+}
+
+function responseObject(context: EncodeContext, status: string, output: OutputItem[], response?: ModelResponse): Record<string, unknown> {
+  const json = context.json
+  const incomplete = response?.finishReason === 'length' ? 'max_output_tokens' : response?.finishReason === 'content-filter' ? 'content_filter' : undefined
+  return {
+    id: `resp_${context.id}`,
+    object: 'response',
+    created_at: context.created,
+    status: incomplete && status === 'completed' ? 'incomplete' : status,
+    background: false,
+    completed_at: status === 'completed' ? context.created : null,
+    error: null,
+    incomplete_details: incomplete ? { reason: incomplete } : null,
+    instructions: json.instructions ?? null,
+    max_output_tokens: json.max_output_tokens ?? null,
+    model: response?.model ?? context.request.model,
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: json.previous_response_id ?? null,
+    reasoning: { effort: null, summary: null },
+    service_tier: 'default',
+    store: json.store ?? true,
+    temperature: json.temperature ?? 1,
+    text: json.text ?? { format: { type: 'text' } },
+    tool_choice: json.tool_choice ?? 'auto',
+    tools: json.tools ?? [],
+    top_p: 1,
+    truncation: 'disabled',
+    user: null,
+    metadata: {},
+    usage: response ? usageOf(response) : null,
+  }
+}
+
+function usageOf(response: ModelResponse): unknown {
+  const { inputTokens, outputTokens } = response.usage
+  return {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: inputTokens + outputTokens,
+  }
+}
+
+function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
+  return responseObject(context, 'completed', outputItems(response.content, context), response)
+}
+
+async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
+  let sequence = 0
+  const frame = (type: string, fields: Record<string, unknown>): SseFrame => ({
+    event: type,
+    data: JSON.stringify({ type, ...fields, sequence_number: sequence++ }),
+  })
+  const output: OutputItem[] = []
+  let open: { item: OutputItem; kind: 'text' | 'reasoning'; text: string } | undefined
+
+  const closeOpen = function* (): Generator<SseFrame> {
+    if (!open) return
+    const { item, kind, text } = open
+    const at = { item_id: item.id, output_index: output.length }
+    open = undefined
+    if (kind === 'text') {
+      yield frame('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] })
+      yield frame('response.content_part.done', { ...at, content_index: 0, part: textPart(text) })
+      output.push(messageItem(item.id, text, 'completed'))
+    } else {
+      yield frame('response.reasoning_summary_text.done', { ...at, summary_index: 0, text })
+      yield frame('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text } })
+      output.push(reasoningItem(item.id, text, true))
+    }
+    yield frame('response.output_item.done', { output_index: output.length - 1, item: output.at(-1) })
+  }
+
+  yield frame('response.created', { response: responseObject(context, 'in_progress', []) })
+  yield frame('response.in_progress', { response: responseObject(context, 'in_progress', []) })
+  for await (const event of events) {
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
+      const kind = event.type === 'text-delta' ? 'text' : 'reasoning'
+      if (open?.kind !== kind) {
+        yield* closeOpen()
+        const n = output.length
+        const item = kind === 'text' ? messageItem(`msg_${context.id}_${n}`, '', 'in_progress') : reasoningItem(`rs_${context.id}_${n}`, '', false)
+        open = { item, kind, text: '' }
+        yield frame('response.output_item.added', { output_index: n, item })
+        if (kind === 'text') yield frame('response.content_part.added', { item_id: item.id, output_index: n, content_index: 0, part: textPart('') })
+        else yield frame('response.reasoning_summary_part.added', { item_id: item.id, output_index: n, summary_index: 0, part: { type: 'summary_text', text: '' } })
+      }
+      open.text += event.text
+      const at = { item_id: open.item.id, output_index: output.length }
+      if (kind === 'text') yield frame('response.output_text.delta', { ...at, content_index: 0, delta: event.text, logprobs: [] })
+      else yield frame('response.reasoning_summary_text.delta', { ...at, summary_index: 0, delta: event.text })
+    } else if (event.type === 'tool-call') {
+      yield* closeOpen()
+      const n = output.length
+      const id = `fc_${context.id}_${n}`
+      const args = argumentsJson(event.args)
+      yield frame('response.output_item.added', { output_index: n, item: callItem(id, event, 'in_progress') })
+      for (const delta of splitArguments(args)) yield frame('response.function_call_arguments.delta', { item_id: id, output_index: n, delta })
+      yield frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args, name: event.name })
+      output.push(callItem(id, event, 'completed'))
+      yield frame('response.output_item.done', { output_index: n, item: output.at(-1) })
+    } else if (event.type === 'finish') {
+      yield* closeOpen()
+      const response = responseObject(context, 'completed', output, event.response)
+      yield frame(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response })
+    }
+  }
+}

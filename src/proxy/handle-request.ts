@@ -1,0 +1,311 @@
+/**
+ * The FakeProxy's hot path, one request at a time, in the order the real proxy works:
+ * route → read and parse → identity → checks (SPEC §5.3) → pending refusals → answer → record.
+ * Everything it needs is handed in as {@link ProxyState}; it keeps no state of its own.
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { LLM, ModelRequest, ModelResponse, StreamEvent } from '../llm/types.js'
+import { isProxyError } from '../proxy-error.js'
+import type { RefusalCode } from '../refusal-codes.js'
+import type { AgentBook } from './agent-book.js'
+import { handleAgentApi } from './agent-api.js'
+import { checkModelRequestDetail } from './checks.js'
+import { BadRequest, inputErrorBody, withFinish, type EncodeContext, type ModelDialect } from './dialect.js'
+import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
+import { forwardableHeaders, readIdentity } from './identity.js'
+import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
+import { errorStyleForPath, findRoute, isAgentApiPath } from './routes.js'
+import { readBody } from './server.js'
+import { writeSse } from './sse.js'
+import type { FakeRequest, ProxyFeature, Refusal } from './types.js'
+
+/** A refusal planned with `proxy.refuse()`. */
+export interface PendingRefusal {
+  code: RefusalCode
+  remaining: number
+  message?: string
+  hint?: string
+}
+
+/** A fixed answer planned with `proxy.reply()`. */
+export interface ReplyPlan {
+  body: unknown
+  status: number
+}
+
+/** What the hot path reads and records into; owned by the FakeProxy. */
+export interface ProxyState {
+  readonly book: AgentBook
+  readonly strict: boolean
+  readonly features: ReadonlySet<ProxyFeature>
+  /** The LLM answering model requests now. */
+  brain(): LLM
+  readonly requests: FakeRequest[]
+  readonly refusals: Refusal[]
+  readonly pendingRefusals: PendingRefusal[]
+  readonly faults: FaultPlan
+  reply: ReplyPlan | undefined
+  /** A fresh id, unique within this proxy, for `x-request-id` and the answer's ids. */
+  nextId(): string
+}
+
+/** Handles one HTTP request; never rejects for a request's own faults. */
+export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: ProxyState): Promise<void> {
+  const id = state.nextId()
+  const requestId = `req_${id}`
+  const method = (req.method ?? 'GET').toUpperCase()
+  const path = pathOf(req.url)
+  const send = (status: number, body: unknown, headers: Record<string, string> = {}): void =>
+    sendJson(res, requestId, status, JSON.stringify(body), headers)
+
+  // Route.
+  if (isAgentApiPath(path)) return serveAgentApi(req, state, { method, path, send })
+  const route = findRoute(path)
+  if (!route) {
+    req.resume()
+    return send(404, inputErrorBody(errorStyleForPath(path), 404, `no route for ${method} ${path}`))
+  }
+  const { dialect } = route
+  if (method !== route.method) {
+    req.resume()
+    return send(405, inputErrorBody(dialect.errorStyle, 405, `${method} is not allowed on ${path}; use ${route.method}`), { allow: route.method })
+  }
+
+  // Read and parse.
+  const parsed = await readJson(req, method === 'POST')
+  if (parsed.kind === 'aborted') return
+  if (parsed.kind === 'error') return send(parsed.status, inputErrorBody(dialect.errorStyle, parsed.status, parsed.message))
+  let request: ModelRequest
+  try {
+    request = dialect.decode(parsed.json ?? {})
+  } catch (error) {
+    if (!(error instanceof BadRequest)) throw error
+    return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+  }
+
+  // Identity.
+  const identity = readIdentity(req.headers)
+  const record: FakeRequest = {
+    method,
+    path,
+    agent: identity.agent,
+    definitionCid: identity.definitionCid,
+    subagent: identity.subagent,
+    headers: forwardableHeaders(req.headers),
+    body: parsed.body,
+    json: parsed.json,
+    dialect: dialect.id,
+    model: request.model === '' ? undefined : request.model,
+    stream: request.stream,
+    request,
+  }
+  const refuse = (code: RefusalCode, detail: { message?: string; hint?: string }): void => {
+    const answer = refusalAnswer(code, dialect.errorStyle, detail)
+    state.refusals.push({ code, status: answer.status, request: record })
+    send(answer.status, answer.body, answer.headers)
+  }
+
+  // Checks 1–5, then check 6: a pending refuse(). The model list is not model traffic, so
+  // planned refusals, replies and faults wait for the next real model request.
+  const failed = checkModelRequestDetail({ identity, book: state.book, strict: state.strict, features: state.features, needs: dialect.needs })
+  if (failed) return refuse(failed.code, failed)
+  const modelTraffic = dialect.id !== 'openai-models'
+  const pending = modelTraffic ? takePendingRefusal(state.pendingRefusals) : undefined
+  if (pending) return refuse(pending.code, pending)
+
+  // Answer, and record.
+  state.requests.push(record)
+  const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: Math.floor(Date.now() / 1000) }
+  const answer = { res, requestId, style: dialect.errorStyle, fault: () => (modelTraffic ? state.faults.take() : undefined) }
+  if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
+  if (dialect.kind === 'direct') {
+    return writeJson(answer, 200, dialect.answer(request, { ...context, headers: record.headers, path }))
+  }
+  const llm = state.brain()
+  const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
+  const onBrainError = (error: unknown): void => {
+    if (isProxyError(error)) {
+      // The brain stands in for the upstream: its refusal is the proxy's refusal.
+      state.requests.splice(state.requests.indexOf(record), 1)
+      return refuse(error.code, { message: error.message, hint: error.hint })
+    }
+    send(500, inputErrorBody(dialect.errorStyle, 500, `${PREFIX_LLM} threw: ${messageOf(error)}`))
+  }
+  if (request.stream) return answerStream(answer, dialect, brain, context, record, onBrainError)
+  let response
+  try {
+    response = asModelResponse(await brain.generate(request))
+  } catch (error) {
+    return onBrainError(error)
+  }
+  record.response = response
+  return writeJson(answer, 200, dialect.encodeJson(response, context))
+}
+
+const PREFIX_LLM = '[agent-doubles] FakeProxy: the LLM'
+
+/** Where an answer goes, and the fault (if any) it must carry, taken only when it is written. */
+interface AnswerTarget {
+  res: ServerResponse
+  requestId: string
+  style: ErrorStyle
+  fault(): Fault | undefined
+}
+
+async function answerStream(
+  answer: AnswerTarget,
+  dialect: ModelDialect,
+  brain: LLM,
+  context: EncodeContext,
+  record: FakeRequest,
+  onBrainError: (error: unknown) => void,
+): Promise<void> {
+  // Pull the first event before answering, so an error at the start (a refusal from a
+  // ScriptedLLM, say) is a proper HTTP status the clients read and retry, not a broken stream.
+  let events: AsyncIterator<StreamEvent>
+  let first: IteratorResult<StreamEvent>
+  try {
+    events = withFinish(brain.stream(context.request), context.request.model)[Symbol.asyncIterator]()
+    first = await events.next()
+  } catch (error) {
+    return onBrainError(error)
+  }
+  const frames = dialect.encodeStream(recording(first, events, record), context)
+  await writeSse(answer.res, answer.requestId, frames, {
+    fault: answer.fault(),
+    onError: (error) => dialect.streamError(`${PREFIX_LLM} stream failed: ${messageOf(error)}`),
+  })
+}
+
+/** The brain's events, first one included, noting the final response on the record. */
+async function* recording(first: IteratorResult<StreamEvent>, rest: AsyncIterator<StreamEvent>, record: FakeRequest): AsyncGenerator<StreamEvent> {
+  try {
+    for (let step = first; !step.done; step = await rest.next()) {
+      if (step.value.type === 'finish') record.response = asModelResponse(step.value.response)
+      yield step.value
+    }
+  } finally {
+    // The client left (or close() cut the socket): let the brain stop too.
+    await rest.return?.()
+  }
+}
+
+async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: FakeRequest): Promise<void> {
+  let body = plan.body
+  if (typeof body === 'function') {
+    try {
+      body = (body as (req: FakeRequest) => unknown)(structuredClone(record))
+    } catch (error) {
+      return writeJson(answer, 500, inputErrorBody(answer.style, 500, `[agent-doubles] FakeProxy reply() function threw: ${messageOf(error)}`))
+    }
+  }
+  let text: string | undefined
+  try {
+    text = JSON.stringify(body)
+  } catch (error) {
+    text = undefined
+    body = messageOf(error)
+  }
+  if (text === undefined) {
+    const why = typeof body === 'string' ? body : `it is ${typeof body === 'function' ? 'a function' : String(body)}`
+    return writeJson(answer, 500, inputErrorBody(answer.style, 500, `[agent-doubles] FakeProxy reply() body cannot be sent as JSON: ${why}`))
+  }
+  return writeText(answer, plan.status, text)
+}
+
+function writeJson(answer: AnswerTarget, status: number, body: unknown): Promise<void> {
+  return writeText(answer, status, JSON.stringify(body))
+}
+
+async function writeText(answer: AnswerTarget, status: number, text: string): Promise<void> {
+  const fault = answer.fault()
+  if (fault) return writeBrokenJson(answer.res, status, jsonHeaders(answer.requestId), text, fault)
+  sendJson(answer.res, answer.requestId, status, text)
+}
+
+function jsonHeaders(requestId: string): Record<string, string> {
+  return { 'content-type': 'application/json', 'x-request-id': requestId, 'request-id': requestId }
+}
+
+function sendJson(res: ServerResponse, requestId: string, status: number, text: string, headers: Record<string, string> = {}): void {
+  if (res.destroyed || res.headersSent) return
+  res.writeHead(status, { ...headers, ...jsonHeaders(requestId), 'content-length': String(Buffer.byteLength(text)) })
+  res.end(text)
+}
+
+async function serveAgentApi(
+  req: IncomingMessage,
+  state: ProxyState,
+  { method, path, send }: { method: string; path: string; send: (status: number, body: unknown, headers?: Record<string, string>) => void },
+): Promise<void> {
+  const parsed = await readJson(req, method !== 'GET' && method !== 'HEAD')
+  if (parsed.kind === 'aborted') return
+  if (parsed.kind === 'error') return send(parsed.status, inputErrorBody('local', parsed.status, parsed.message))
+  const answer = await handleAgentApi({ method, path, json: parsed.json }, { book: state.book, features: [...state.features] })
+  if (!answer) return send(404, inputErrorBody('local', 404, `no route for ${method} ${path}`))
+  send(answer.status, answer.body, answer.headers)
+}
+
+type ParsedBody =
+  | { kind: 'ok'; body: Uint8Array; json: Record<string, unknown> | null }
+  | { kind: 'error'; status: number; message: string }
+  | { kind: 'aborted' }
+
+/** Reads the body and parses it as a JSON object (when `expectJson`); bad input becomes 413/415/400. */
+async function readJson(req: IncomingMessage, expectJson: boolean): Promise<ParsedBody> {
+  const read = await readBody(req)
+  if (read.kind === 'aborted') return read
+  if (read.kind === 'too-large') return { kind: 'error', status: 413, message: 'request body is larger than the 32 MiB limit' }
+  const { body } = read
+  if (!expectJson || body.length === 0) {
+    return expectJson ? { kind: 'error', status: 400, message: 'request body is empty; send a JSON object' } : { kind: 'ok', body, json: null }
+  }
+  const type = req.headers['content-type']
+  if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+    return { kind: 'error', status: 415, message: `content-type must be application/json, got ${JSON.stringify(type)}` }
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(Buffer.from(body).toString('utf8'))
+  } catch (error) {
+    return { kind: 'error', status: 400, message: `request body is not valid JSON: ${messageOf(error)}` }
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    return { kind: 'error', status: 400, message: 'request body must be a JSON object' }
+  }
+  return { kind: 'ok', body, json: json as Record<string, unknown> }
+}
+
+/** The next pending refusal, consuming one of its times. */
+function takePendingRefusal(pending: PendingRefusal[]): PendingRefusal | undefined {
+  const next = pending[0]
+  if (!next) return undefined
+  if (--next.remaining <= 0) pending.shift()
+  return next
+}
+
+/** A brain's answer checked to be a ModelResponse, with missing counts filled. */
+function asModelResponse(value: unknown): ModelResponse {
+  const response = value as ModelResponse
+  if (!response || typeof response !== 'object' || !Array.isArray(response.content)) {
+    throw new TypeError(`${PREFIX_LLM} answered something that is not a ModelResponse: ${JSON.stringify(value) ?? String(value)}`)
+  }
+  const calls = response.content.some((part) => part.type === 'tool-call')
+  return {
+    ...response,
+    finishReason: response.finishReason ?? (calls ? 'tool-calls' : 'stop'),
+    usage: response.usage ?? { inputTokens: 0, outputTokens: 0 },
+  }
+}
+
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '/'
+  const query = raw.indexOf('?')
+  return query === -1 ? raw : raw.slice(0, query)
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+}
+

@@ -1,0 +1,49 @@
+/**
+ * The route table: which dialect serves which path. Both `/v1/x` and `/x` are served for the
+ * generation routes, because clients disagree on whether the base URL carries `/v1` (the
+ * Anthropic SDK appends `/v1/messages`, the AI SDK's Anthropic provider `/messages`).
+ * @module
+ */
+import type { ErrorStyle } from './refusal-answer.js'
+import type { WireDialect } from './dialect.js'
+import { anthropicMessages } from './dialects/anthropic-messages.js'
+import { openaiChat } from './dialects/openai-chat.js'
+import { openaiEmbeddings } from './dialects/openai-embeddings.js'
+import { openaiModels } from './dialects/openai-models.js'
+import { openaiResponses } from './dialects/openai-responses.js'
+
+/** One route: the method it answers and its dialect. */
+export interface Route {
+  readonly method: 'GET' | 'POST'
+  readonly dialect: WireDialect
+}
+
+const table: Readonly<Record<string, Route>> = {
+  '/v1/chat/completions': { method: 'POST', dialect: openaiChat },
+  '/chat/completions': { method: 'POST', dialect: openaiChat },
+  '/v1/responses': { method: 'POST', dialect: openaiResponses },
+  '/responses': { method: 'POST', dialect: openaiResponses },
+  '/v1/messages': { method: 'POST', dialect: anthropicMessages },
+  '/messages': { method: 'POST', dialect: anthropicMessages },
+  '/v1/embeddings': { method: 'POST', dialect: openaiEmbeddings },
+  '/embeddings': { method: 'POST', dialect: openaiEmbeddings },
+  '/v1/models': { method: 'GET', dialect: openaiModels },
+  '/models': { method: 'GET', dialect: openaiModels },
+}
+
+/** The route serving `path` (no query string), or `undefined`. `/v1/models/{id}` is the model list's. */
+export function findRoute(path: string): Route | undefined {
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path
+  return table[trimmed] ?? (/^(\/v1)?\/models\/[^/]+$/.test(trimmed) ? table['/v1/models'] : undefined)
+}
+
+/** Whether `path` belongs to the proxy's local agent API (SPEC §5.5). */
+export function isAgentApiPath(path: string): boolean {
+  return path === '/viper' || path.startsWith('/viper/')
+}
+
+/** The error shape for a path no route serves: guessed from the path, so each client reads its own. */
+export function errorStyleForPath(path: string): ErrorStyle {
+  if (isAgentApiPath(path)) return 'local'
+  return /(^|\/)messages(\/|$)|^\/v1\/complete/.test(path) ? 'anthropic' : 'openai'
+}
