@@ -25,10 +25,21 @@ export type {
 export { ScriptedLLM, scriptedLLM, toolCall, lastUserText, record } from './llm/index.js'
 export type {
   Script,
+  ScriptFunction,
+  ReplyMap,
   Reply,
+  ReplyObject,
+  ReplyPart,
+  ScriptedToolCall,
   ScriptedLLMOptions,
   TranscriptOptions,
+  ModelCapabilities,
+  Chunking,
+  Latency,
+  UsageOption,
   RecordOptions,
+  WritableLike,
+  AiLanguageModel,
 } from './llm/index.js'
 export type * from './llm/types.js'
 

@@ -27,8 +27,8 @@ export function chunkText(text: string, chunking: Chunking): string[] {
     for (let i = 0; i < chars.length; i += chunking) chunks.push(chars.slice(i, i + chunking).join(''))
     return chunks
   }
-  // Split where whitespace meets a word, so each chunk is a word with the space after it.
-  return text.split(/(?<=\s)(?=\S)/u)
+  // Each chunk is a word with the whitespace after it (the first also takes any before it).
+  return text.match(/\s*\S+\s*/gu) ?? [text]
 }
 
 /** The events of `response`, in content order, without delays. */

@@ -247,6 +247,8 @@ export class FakeProxy {
    * proxy.reply({ error: { message: 'overloaded' } }, { status: 529 })
    * @throws {RangeError} `status` is outside 200–599.
    */
+  reply(body: (req: FakeRequest) => unknown, options?: ReplyOptions): this
+  reply(body: unknown, options?: ReplyOptions): this
   reply(body: ReplyBody, options: ReplyOptions = {}): this {
     checkOptions(`${OWNER} reply()`, options, { status: ['an integer from 200 to 599', (value) => typeof value === 'number'] })
     const status = options.status ?? 200

@@ -137,6 +137,8 @@ describe('reply forms', () => {
     expect(() => scriptedLLM(undefined, { chunking: 'lines' as never })).toThrow(/option chunking/)
     expect(() => scriptedLLM(undefined, { colour: 'red' } as never)).toThrow(/unknown option "colour"/)
     expect(() => scriptedLLM({ slots: 2 }, { model: 'x' })).toThrow(/script must be a script when options are given/)
+    expect(() => scriptedLLM(['x'], 5 as never)).toThrow(/ScriptedLLM: options must be an object, got 5/)
+    expect(() => toolCall('' as string)).toThrow(/toolCall: name must be a non-empty string/)
   })
 })
 

@@ -16,6 +16,7 @@ describe('chunkText', () => {
 
   it('gives no chunks for empty text', () => {
     expect(chunkText('', 'words')).toEqual([])
+    expect(chunkText('   ', 'words')).toEqual(['   '])
   })
 })
 
