@@ -126,7 +126,8 @@ export function toModelRequest(options: AiCallOptions, model: string, stream: bo
   if (tools.length > 0) {
     req.tools = tools.map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.inputSchema ?? {} }))
   }
-  if (options.toolChoice) req.toolChoice = toToolChoice(options.toolChoice)
+  // ai 7 sends `toolChoice: auto` even without tools; with no tools there is no choice to record.
+  if (options.toolChoice && req.tools) req.toolChoice = toToolChoice(options.toolChoice)
   if (options.responseFormat?.type === 'json') {
     const { schema, name } = options.responseFormat
     req.responseFormat = { type: 'json', ...(schema !== undefined ? { schema } : {}), ...(name !== undefined ? { name } : {}) }
@@ -158,7 +159,9 @@ function toPart(part: Record<string, unknown>): Part[] {
 
 /** A file part as an image: URLs by reference, bytes as base64 (`'v4'` `{ type: 'data' | 'url' }` data too). */
 function toImage(data: unknown, mediaType: string | undefined): Part {
-  const image: Part = { type: 'image', ...(mediaType ? { mediaType } : {}) }
+  // ai 6 says `image/*` for an image of unknown subtype, ai 7 says `image`: record one form.
+  const fullType = mediaType && !mediaType.includes('/') ? `${mediaType}/*` : mediaType
+  const image: Part = { type: 'image', ...(fullType ? { mediaType: fullType } : {}) }
   const inner = data !== null && typeof data === 'object' && 'type' in data ? (data as { type: string; data?: unknown; url?: unknown }) : undefined
   const value = inner ? (inner.type === 'url' ? inner.url : inner.data) : data
   if (value instanceof URL) image.url = value.href

@@ -224,3 +224,20 @@ function accumulate(content: Part[], event: StreamEvent): void {
 export function chatFinishReason(reason: ModelResponse['finishReason']): string {
   return { stop: 'stop', 'tool-calls': 'tool_calls', length: 'length', 'content-filter': 'content_filter' }[reason] ?? 'stop'
 }
+
+/** How messages about the proxy's brain begin. */
+export const LLM_ERROR_PREFIX = '[agent-doubles] FakeProxy: the LLM'
+
+/** A brain's answer checked to be a ModelResponse, with missing counts filled. */
+export function asModelResponse(value: unknown): ModelResponse {
+  const response = value as ModelResponse
+  if (!response || typeof response !== 'object' || !Array.isArray(response.content)) {
+    throw new TypeError(`${LLM_ERROR_PREFIX} answered something that is not a ModelResponse: ${JSON.stringify(value) ?? String(value)}`)
+  }
+  const calls = response.content.some((part) => part.type === 'tool-call')
+  return {
+    ...response,
+    finishReason: response.finishReason ?? (calls ? 'tool-calls' : 'stop'),
+    usage: response.usage ?? { inputTokens: 0, outputTokens: 0 },
+  }
+}

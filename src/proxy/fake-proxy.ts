@@ -148,19 +148,34 @@ export class FakeProxy {
     return this
   }
 
-  /** Stops listening and destroys every open connection, in-flight streams included; a no-op when not running. */
+  /**
+   * Stops listening and destroys every open connection, in-flight streams included; a no-op
+   * when not running.
+   * @example
+   * afterAll(() => proxy.close())
+   */
   async close(): Promise<void> {
     const server = this.#server
     this.#server = undefined
     await server?.close()
   }
 
-  /** Forgets every registered definition, as a restarted proxy does (it keeps its port and records). */
+  /**
+   * Forgets every registered definition, as a restarted proxy does (it keeps its port and
+   * records); clients must register again.
+   * @example
+   * proxy.restart() // the next request with an old X-Viper-Definition gets definition_unknown
+   */
   restart(): void {
     this.#state.book.restart()
   }
 
-  /** Clears records, pending refusals, planned faults and the `reply()` override, and forgets definitions; keeps running. */
+  /**
+   * Clears records, pending refusals, planned faults and the `reply()` override, and forgets
+   * definitions; keeps running on the same port. The setup entries call it after each test.
+   * @example
+   * afterEach(() => proxy.reset())
+   */
   reset(): void {
     const state = this.#state
     state.requests.length = 0
@@ -176,7 +191,11 @@ export class FakeProxy {
     return this.close()
   }
 
-  /** Closes the proxy (`await using proxy = …`). */
+  /**
+   * Closes the proxy at the end of an `await using` block.
+   * @example
+   * await using proxy = await new FakeProxy().start()
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close()
   }
@@ -184,6 +203,8 @@ export class FakeProxy {
   /**
    * `http://127.0.0.1:<port>`. OpenAI clients and the AI SDK take `${url}/v1`; the Anthropic
    * SDK takes `url`.
+   * @example
+   * new Anthropic({ apiKey: 'test', baseURL: proxy.url })
    * @throws {Error} the proxy is not running.
    */
   get url(): string {
@@ -203,17 +224,30 @@ export class FakeProxy {
     return this
   }
 
-  /** Every model request that got through, oldest first (copies; refused requests are in {@link refusals}). */
+  /**
+   * Every model request that got through, oldest first (copies; refused requests are in
+   * {@link FakeProxy.refusals}).
+   * @example
+   * expect(proxy.requests.at(-1)?.agent).toBe('researcher')
+   */
   get requests(): FakeRequest[] {
     return this.#state.requests.map(copy)
   }
 
-  /** Every refusal, oldest first (copies). */
+  /**
+   * Every refusal, oldest first (copies).
+   * @example
+   * expect(proxy.refusals.map((r) => r.code)).toEqual(['rate_limited'])
+   */
   get refusals(): Refusal[] {
     return this.#state.refusals.map(copy)
   }
 
-  /** Each agent's latest registered definition (copies). */
+  /**
+   * Each agent's latest registered definition, defaults filled and empty fields dropped (copies).
+   * @example
+   * expect(proxy.definitions.researcher.model).toBe('gpt-5')
+   */
   get definitions(): Record<string, AgentDefinition> {
     return this.#state.book.definitions()
   }

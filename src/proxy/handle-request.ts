@@ -5,13 +5,13 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { LLM, ModelRequest, ModelResponse, StreamEvent } from '../llm/types.js'
+import type { LLM, ModelRequest, StreamEvent } from '../llm/types.js'
 import { isProxyError } from '../proxy-error.js'
 import type { RefusalCode } from '../refusal-codes.js'
 import type { AgentBook } from './agent-book.js'
 import { handleAgentApi } from './agent-api.js'
 import { checkModelRequestDetail } from './checks.js'
-import { BadRequest, inputErrorBody, withFinish, type EncodeContext, type ModelDialect } from './dialect.js'
+import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFinish, type EncodeContext, type ModelDialect } from './dialect.js'
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from './identity.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
@@ -127,10 +127,11 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const onBrainError = (error: unknown): void => {
     if (isProxyError(error)) {
       // The brain stands in for the upstream: its refusal is the proxy's refusal.
-      state.requests.splice(state.requests.indexOf(record), 1)
+      const at = state.requests.indexOf(record)
+      if (at !== -1) state.requests.splice(at, 1)
       return refuse(error.code, { message: error.message, hint: error.hint })
     }
-    send(500, inputErrorBody(dialect.errorStyle, 500, `${PREFIX_LLM} threw: ${messageOf(error)}`))
+    send(500, inputErrorBody(dialect.errorStyle, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`))
   }
   if (request.stream) return answerStream(answer, dialect, brain, context, record, onBrainError)
   let response
@@ -142,8 +143,6 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   record.response = response
   return writeJson(answer, 200, dialect.encodeJson(response, context))
 }
-
-const PREFIX_LLM = '[agent-doubles] FakeProxy: the LLM'
 
 /** Where an answer goes, and the fault (if any) it must carry, taken only when it is written. */
 interface AnswerTarget {
@@ -174,7 +173,7 @@ async function answerStream(
   const frames = dialect.encodeStream(recording(first, events, record), context)
   await writeSse(answer.res, answer.requestId, frames, {
     fault: answer.fault(),
-    onError: (error) => dialect.streamError(`${PREFIX_LLM} stream failed: ${messageOf(error)}`),
+    onError: (error) => dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`),
   })
 }
 
@@ -283,20 +282,6 @@ function takePendingRefusal(pending: PendingRefusal[]): PendingRefusal | undefin
   if (!next) return undefined
   if (--next.remaining <= 0) pending.shift()
   return next
-}
-
-/** A brain's answer checked to be a ModelResponse, with missing counts filled. */
-function asModelResponse(value: unknown): ModelResponse {
-  const response = value as ModelResponse
-  if (!response || typeof response !== 'object' || !Array.isArray(response.content)) {
-    throw new TypeError(`${PREFIX_LLM} answered something that is not a ModelResponse: ${JSON.stringify(value) ?? String(value)}`)
-  }
-  const calls = response.content.some((part) => part.type === 'tool-call')
-  return {
-    ...response,
-    finishReason: response.finishReason ?? (calls ? 'tool-calls' : 'stop'),
-    usage: response.usage ?? { inputTokens: 0, outputTokens: 0 },
-  }
 }
 
 function pathOf(url: string | undefined): string {

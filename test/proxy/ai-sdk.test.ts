@@ -99,3 +99,18 @@ test('Output.object through @ai-sdk/anthropic with a Claude id uses output_confi
   expect(proxy.requests[0].request.tools).toBeUndefined()
   expect(proxy.requests[0].request.responseFormat).toMatchObject({ type: 'json' })
 })
+
+test('Responses item_reference inputs decode to the text the proxy sent earlier', async () => {
+  const llm = listLLM(text('first answer'), text('second answer'))
+  const proxy = await startProxy({ llm })
+  const model = createOpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1` })('gpt-4o-mini')
+  const first = await generateText({ model, prompt: 'one', maxRetries: 0 })
+  await generateText({ model, messages: [{ role: 'user', content: 'one' }, ...first.response.messages, { role: 'user', content: 'two' }], maxRetries: 0 })
+  const input = (proxy.requests[1].json as { input: { type?: string }[] }).input
+  expect(input.some((item) => item.type === 'item_reference')).toBe(true)
+  expect(llm.seen[1].messages).toEqual([
+    { role: 'user', content: [{ type: 'text', text: 'one' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'first answer' }] },
+    { role: 'user', content: [{ type: 'text', text: 'two' }] },
+  ])
+})

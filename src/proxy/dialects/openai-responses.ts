@@ -77,9 +77,23 @@ function decodeItem(item: Record<string, unknown>, system: string[], messages: M
     if (text !== '') appendPart(messages, 'assistant', { type: 'text', text })
   } else if (item.role === 'user') {
     messages.push({ role: 'user', content: decodeUserContent(item.content) })
+  } else if (item.type === 'item_reference' && typeof item.id === 'string') {
+    // The AI SDK replays earlier answers by id (`store` defaults to true): put back what we sent.
+    for (const part of issued.get(item.id) ?? []) appendPart(messages, 'assistant', part)
   }
-  // `item_reference` items point at answers the real API stored; the fake keeps none, so
-  // they are accepted and skipped.
+}
+
+/**
+ * The parts of message and reasoning items this dialect sent, by item id, so later
+ * `item_reference` input items decode to what they stand for. Ids are unique per process
+ * (they carry the proxy's request id); the oldest are dropped past a bound.
+ */
+const issued = new Map<string, Part[]>()
+const ISSUED_LIMIT = 10_000
+
+function remember(id: string, part: Part): void {
+  issued.set(id, [part])
+  if (issued.size > ISSUED_LIMIT) issued.delete(issued.keys().next().value as string)
 }
 
 function decodeUserContent(content: unknown): Part[] {
@@ -188,7 +202,14 @@ function usageOf(response: ModelResponse): unknown {
 }
 
 function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
-  return responseObject(context, 'completed', outputItems(response.content, context), response)
+  const items = outputItems(response.content, context)
+  for (const item of items) rememberItem(item)
+  return responseObject(context, 'completed', items, response)
+}
+
+function rememberItem(item: OutputItem): void {
+  if (item.type === 'message') remember(item.id, { type: 'text', text: (item.content as { text: string }[])[0].text })
+  else if (item.type === 'reasoning') remember(item.id, { type: 'reasoning', text: textOf(item.summary) })
 }
 
 async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
@@ -209,10 +230,12 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       yield frame('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] })
       yield frame('response.content_part.done', { ...at, content_index: 0, part: textPart(text) })
       output.push(messageItem(item.id, text, 'completed'))
+      rememberItem(output.at(-1) as OutputItem)
     } else {
       yield frame('response.reasoning_summary_text.done', { ...at, summary_index: 0, text })
       yield frame('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text } })
       output.push(reasoningItem(item.id, text, true))
+      rememberItem(output.at(-1) as OutputItem)
     }
     yield frame('response.output_item.done', { output_index: output.length - 1, item: output.at(-1) })
   }

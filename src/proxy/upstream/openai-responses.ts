@@ -69,12 +69,13 @@ function pushText(content: Part[], text: string): void {
 }
 
 function reasoningText(item: Record<string, unknown>): string {
-  const pieces = [...(Array.isArray(item.summary) ? item.summary : []), ...(Array.isArray(item.content) ? item.content : [])]
-  return pieces
-    .map(fields)
-    .filter((piece) => typeof piece.text === 'string' && (piece.type === 'summary_text' || piece.type === 'reasoning_text'))
-    .map((piece) => piece.text as string)
-    .join('')
+  const join = (pieces: unknown): string =>
+    (Array.isArray(pieces) ? pieces : [])
+      .map(fields)
+      .flatMap((piece) => (typeof piece.text === 'string' ? [piece.text] : []))
+      .join('')
+  // The summary is what clients show; the raw `reasoning_text` content only stands in without one.
+  return join(item.summary) || join(item.content)
 }
 
 function finishOf(body: Record<string, unknown>, content: Part[]): FinishReason {

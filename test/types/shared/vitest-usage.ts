@@ -1,0 +1,70 @@
+// Matcher and fixture typing shared by the Vitest 4 and Vitest 5 type tests: what must compile,
+// and (// @ts-expect-error) what must not.
+import { expect, test as base } from 'vitest'
+import { test, fixtures, type AgentDoublesFixtures } from 'agent-doubles/vitest'
+import type { Envelope, FakeProxy, MockAgent, ScriptedLLM } from 'agent-doubles'
+
+declare const env: Envelope
+declare const agent: MockAgent
+declare const llm: ScriptedLLM
+declare const proxy: FakeProxy
+
+export function matchersCompile(): void {
+  expect(agent).toHaveBeenCalledWithTask('weather today')
+  expect(agent).toHaveBeenCalledWithTask(expect.stringContaining('weather'))
+  expect(agent).not.toHaveBeenLastCalledWithTask('market')
+  expect(llm).toHaveBeenNthCalledWithTask(2, 'hello')
+  expect(proxy).toHaveRefusedWith('rate_limited')
+  expect(proxy).toHaveRefusedWith('agent_unknown', { times: 1, agent: 'intruder' })
+  expect(proxy).toHaveReceivedRequest({ agent: 'researcher', model: expect.any(String) })
+  expect(llm).toHaveReceivedRequests(2)
+  expect(proxy).toHaveRegisteredDefinition('researcher', { model: 'gpt-5' })
+  expect(llm).toHaveRequestedTool('get_weather', { city: 'Paris' })
+  expect(llm).toHaveReceivedToolResult('get_weather')
+  expect(llm).toHaveConsumedAllTurns()
+  expect(env).toHaveText('sunny')
+  expect(env).toBeErrorEnvelope({ type: 'RateLimit' })
+  expect(env).toHaveUsage({ inputTokens: 50 })
+  expect({ env }).toEqual({ env: expect.toHaveText('sunny') })
+}
+
+export function wrongMatcherUsageFails(): void {
+  // @ts-expect-error a task is a string
+  expect(agent).toHaveBeenCalledWithTask(42)
+  // @ts-expect-error n comes first
+  expect(agent).toHaveBeenNthCalledWithTask('hello')
+  // @ts-expect-error not a refusal code
+  expect(proxy).toHaveRefusedWith('rate-limited')
+  // @ts-expect-error times is a number
+  expect(proxy).toHaveRefusedWith('rate_limited', { times: '2' })
+  // @ts-expect-error a count is a number
+  expect(llm).toHaveReceivedRequests('2')
+  // @ts-expect-error toHaveText needs the text
+  expect(env).toHaveText()
+  // @ts-expect-error no such matcher
+  expect(env).toHaveTexts('sunny')
+}
+
+export function fixturesCompile(): void {
+  test('fixtures are typed', async ({ mockAgent, scriptedLLM, fakeProxy, fakeProxyOptions }) => {
+    const researcher: MockAgent = mockAgent({ weather: 'sunny' }, { name: 'researcher' })
+    const model: ScriptedLLM = scriptedLLM({ hello: 'hi there' })
+    const url: string = fakeProxy.url
+    const agents: readonly string[] | undefined = fakeProxyOptions.agents
+    expect(researcher).toHaveBeenCalledWithTask('x')
+    void model
+    void url
+    void agents
+  })
+  // @ts-expect-error no such fixture
+  test('unknown fixture', async ({ notAFixture }) => void notAFixture)
+  test.override({ fakeProxyOptions: { agents: ['researcher'], strict: true } })
+  // @ts-expect-error agents is an array
+  test.override({ fakeProxyOptions: { agents: 'researcher' } })
+
+  const mine = base.extend<AgentDoublesFixtures>(fixtures).extend<{ db: string }>({ db: async ({}, use) => use('db') })
+  mine('merged', async ({ db, fakeProxy }) => {
+    const both: [string, string] = [db, fakeProxy.url]
+    void both
+  })
+}
