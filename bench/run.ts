@@ -2,7 +2,7 @@
  * Runs every benchmark in bench/ and prints, for each group, ops/s and the ratio to the group's
  * baseline measured in the same run. `npm run bench`.
  */
-import { Bench } from 'tinybench'
+import { Bench, type Task } from 'tinybench'
 import { groups as proxyGroups } from './proxy/openai-chat.bench.js'
 import { groups as llmGroups } from './llm/ai-sdk.bench.js'
 import { groups as agentGroups } from './agent/mock-agent.bench.js'
@@ -22,6 +22,12 @@ export interface BenchGroup {
 
 const time = Number(process.env.BENCH_TIME_MS ?? 1500)
 
+/** Mean operations per second, from the mean latency (ms) of the task's samples. */
+function opsPerSecond(task: Task | undefined): number {
+  const result = task?.result
+  return result && 'latency' in result && result.latency.mean > 0 ? 1000 / result.latency.mean : 0
+}
+
 for (const group of [...agentGroups, ...llmGroups, ...proxyGroups]) {
   await group.setup?.()
   const bench = new Bench({ time, warmupTime: 300 })
@@ -29,10 +35,10 @@ for (const group of [...agentGroups, ...llmGroups, ...proxyGroups]) {
   await bench.run()
   await group.teardown?.()
 
-  const baseline = bench.tasks[0]?.result?.throughput?.mean ?? bench.tasks[0]?.result?.hz ?? 1
+  const baseline = opsPerSecond(bench.tasks[0]) || 1
   console.log(`\n${group.title}`)
   for (const task of bench.tasks) {
-    const hz = task.result?.throughput?.mean ?? task.result?.hz ?? 0
+    const hz = opsPerSecond(task)
     const ratio = hz / baseline
     console.log(`  ${task.name.padEnd(48)} ${hz.toFixed(0).padStart(9)} ops/s   ×${ratio.toFixed(2)} of baseline`)
   }

@@ -7,6 +7,7 @@
 import type { ModelRequest, ModelResponse, ToolCallPart, ToolResultPart } from '../src/llm/types.js'
 import type { FakeRequest, Refusal } from '../src/proxy/types.js'
 import type { DoubleKind } from '../src/kinds.js'
+import { lastUserText } from '../src/llm/helpers.js'
 
 /** The fields of a `MockAgent` the matchers read. */
 export interface MockAgentRecord {
@@ -37,18 +38,9 @@ export interface TaskEntry {
   detail?: string
 }
 
-/** The text of the last user message of a request (its text parts joined), `''` when none. */
+/** The task of a model request: the text of its last user message (as `lastUserText`), `''` when none. */
 export function taskOf(request: ModelRequest | undefined): string {
-  const messages = request?.messages ?? []
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]
-    if (message.role !== 'user') continue
-    return message.content
-      .filter((part) => part.type === 'text')
-      .map((part) => (part as { text: string }).text)
-      .join('')
-  }
-  return ''
+  return request ? lastUserText(request) : ''
 }
 
 /** The tasks a double was called with, oldest first. */

@@ -42,6 +42,14 @@ export interface FakeProxyOptions {
   llm?: LLM
 }
 
+/** Options of {@link FakeProxy.start}. */
+export interface StartOptions {
+  /** The port to listen on; 0 takes a free one. @default 0 */
+  port?: number
+}
+
+const isPort = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65_535
+
 /** Options of `proxy.refuse()`. */
 export interface RefuseOptions {
   /** How many of the next model requests to refuse. @default 1 */
@@ -131,17 +139,19 @@ export class FakeProxy {
   }
 
   /**
-   * Listens on a free port of 127.0.0.1. Started again after `close()`, it takes a new port and
-   * keeps what it recorded.
+   * Listens on a free port of 127.0.0.1 (or on `port`, as `agent-doubles serve --port` does).
+   * Started again after `close()`, it takes a new port and keeps what it recorded.
    * @example
    * const proxy = await new FakeProxy().start()
-   * @throws {Error} it is already running.
+   * @throws {Error} it is already running, or `port` is taken.
+   * @throws {TypeError} `port` is not an integer from 0 to 65535.
    */
-  async start(): Promise<this> {
+  async start(options: StartOptions = {}): Promise<this> {
+    checkOptions(OWNER, options, { port: ['an integer from 0 to 65535', isPort] })
     if (this.#server || this.#starting) throw new Error(`${PREFIX} ${OWNER}: start() called while it is running (at ${this.#server?.url ?? 'a port being opened'}); close() it first`)
     this.#starting = true
     try {
-      this.#server = await startServer((req, res) => handleRequest(req, res, this.#state))
+      this.#server = await startServer((req, res) => handleRequest(req, res, this.#state), options.port)
     } finally {
       this.#starting = false
     }
@@ -215,7 +225,7 @@ export class FakeProxy {
   /**
    * Answers model requests with `llm` from now on.
    * @example
-   * proxy.use(new ScriptedLLM({ sequence: ['hello'] }))
+   * proxy.use(new ScriptedLLM(['hello']))
    * @throws {TypeError} `llm` has no `generate()` and `stream()`.
    */
   use(llm: LLM): this {

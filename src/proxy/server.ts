@@ -21,8 +21,8 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** Listens on a free port of 127.0.0.1. */
-export async function startServer(handler: RequestHandler): Promise<RunningServer> {
+/** Listens on `port` of 127.0.0.1 (0, the default, takes a free port). */
+export async function startServer(handler: RequestHandler, port = 0): Promise<RunningServer> {
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
     handler(req, res).catch((error: unknown) => answerCrash(res, error))
@@ -38,14 +38,14 @@ export async function startServer(handler: RequestHandler): Promise<RunningServe
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       server.off('error', reject)
       resolve()
     })
   })
-  const { port } = server.address() as AddressInfo
+  const address = server.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

@@ -34,12 +34,13 @@ describe('toHaveBeenCalledWithTask', () => {
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'first' }] },
           { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
-          { role: 'user', content: [{ type: 'text', text: 'hello ' }, { type: 'text', text: 'there' }] },
+          { role: 'user', content: [{ type: 'text', text: 'hello' }, { type: 'text', text: 'there' }] },
         ],
         stream: false,
       },
     ])
-    expect(llm).toHaveBeenCalledWithTask('hello there')
+    // Text parts are joined as lastUserText joins them.
+    expect(llm).toHaveBeenCalledWithTask('hello\nthere')
     expect(llm).not.toHaveBeenCalledWithTask('first')
     const proxy = fakeProxy([fakeRequest(userRequest('hi', { model: 'gpt-5' }), { agent: 'researcher' })])
     expect(proxy).toHaveBeenCalledWithTask('hi')
