@@ -19,6 +19,7 @@ const dualEntries = {
   'matchers/index': 'matchers/index.ts',
   'jest/index': 'fixtures/jest.ts',
   'jest/setup': 'fixtures/jest-setup.ts',
+  'jest/globals': 'fixtures/jest-globals.ts',
 }
 
 export default defineConfig([

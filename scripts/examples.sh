@@ -3,6 +3,6 @@
 # built package) — and shows their results.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-npm run -s build
+npm run -s build -- --silent
 npx vitest run --config examples/vitest.config.ts --reporter=verbose
 node node_modules/jest/bin/jest.js --config examples/jest.config.cjs --verbose --detectOpenHandles

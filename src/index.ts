@@ -44,7 +44,17 @@ export type {
 export type * from './llm/types.js'
 
 export { FakeProxy } from './proxy/fake-proxy.js'
-export type { FakeProxyOptions, FailOptions, ReplyOptions, RefuseOptions } from './proxy/fake-proxy.js'
+export type {
+  FakeProxyOptions,
+  StartOptions,
+  FailOptions,
+  FaultKind,
+  ReplyBody,
+  ReplyOptions,
+  RefuseOptions,
+} from './proxy/fake-proxy.js'
+export type { UpstreamOrigins } from './proxy/record-mode.js'
+export type { TranscriptStream } from './proxy/upstream/transcript-sink.js'
 export { ProxyClient } from './proxy/proxy-client.js'
 export type { ProxyClientOptions, ProxyInfo } from './proxy/proxy-client.js'
 export type { AgentBinding, BoundClientOptions } from './proxy/agent-binding.js'

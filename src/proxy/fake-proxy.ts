@@ -13,6 +13,8 @@ import { AgentBook } from './agent-book.js'
 import { defaultBrain } from './default-brain.js'
 import { FaultPlan, type FailOptions } from './faults.js'
 import { handleRequest, type ProxyState } from './handle-request.js'
+import { RecordMode, validateRecordOptions, type UpstreamOrigins } from './record-mode.js'
+import type { TranscriptStream } from './upstream/transcript-sink.js'
 import { checkAgentNames } from './identity.js'
 import { startServer, type RunningServer } from './server.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
@@ -40,6 +42,18 @@ export interface FakeProxyOptions {
    * @default a short canned reply
    */
   llm?: LLM
+  /**
+   * Record mode (with `record`): model requests of each dialect that has an origin here are
+   * forwarded to it, with the caller's own auth headers, and streamed back unchanged.
+   * @default nothing is ever forwarded
+   */
+  upstream?: UpstreamOrigins
+  /**
+   * Record mode (with `upstream`): where each forwarded turn is appended as a JSONL transcript
+   * line that `ScriptedLLM.fromTranscript` replays. Secrets are never written.
+   * @default nothing is recorded
+   */
+  record?: string | TranscriptStream
 }
 
 /** Options of {@link FakeProxy.start}. */
@@ -118,7 +132,10 @@ export class FakeProxy {
       strict: ['a boolean', is.boolean],
       features: [`an array of features (${allFeatures.join(', ')})`, (value) => Array.isArray(value) && value.every((f) => allFeatures.includes(f))],
       llm: [LLM_EXPECTED, isLLM],
+      upstream: ['{ openai?: origin, anthropic?: origin }', () => true],
+      record: ['a transcript file path or a writable stream', () => true],
     })
+    validateRecordOptions(OWNER, options.upstream, options.record)
     const agents = checkAgentNames(OWNER, options.agents)
     this.#llm = options.llm
     const tag = `fake${++proxies}`
@@ -133,6 +150,10 @@ export class FakeProxy {
       pendingRefusals: [],
       faults: new FaultPlan(),
       reply: undefined,
+      recordMode:
+        options.upstream && options.record
+          ? new RecordMode({ upstream: options.upstream, record: options.record })
+          : undefined,
       nextId: () => `${tag}_${(++count).toString().padStart(6, '0')}`,
     }
     registerDouble(this)
@@ -168,6 +189,7 @@ export class FakeProxy {
     const server = this.#server
     this.#server = undefined
     await server?.close()
+    await this.#state.recordMode?.close()
   }
 
   /**

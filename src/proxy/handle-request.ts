@@ -9,6 +9,7 @@ import type { LLM, ModelRequest, StreamEvent } from '../llm/types.js'
 import { isProxyError } from '../proxy-error.js'
 import type { RefusalCode } from '../refusal-codes.js'
 import type { AgentBook } from './agent-book.js'
+import type { RecordMode } from './record-mode.js'
 import { handleAgentApi } from './agent-api.js'
 import { checkModelRequestDetail } from './checks.js'
 import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFinish, type EncodeContext, type ModelDialect } from './dialect.js'
@@ -46,6 +47,8 @@ export interface ProxyState {
   readonly pendingRefusals: PendingRefusal[]
   readonly faults: FaultPlan
   reply: ReplyPlan | undefined
+  /** Set in record mode: model requests of a dialect with an upstream are forwarded to it. */
+  readonly recordMode: RecordMode | undefined
   /** A fresh id, unique within this proxy, for `x-request-id` and the answer's ids. */
   nextId(): string
 }
@@ -119,6 +122,23 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: Math.floor(Date.now() / 1000) }
   const answer = { res, requestId, style: dialect.errorStyle, fault: () => (modelTraffic ? state.faults.take() : undefined) }
   if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
+  if (state.recordMode?.originFor(dialect.id)) {
+    const forwarded = {
+      dialect: dialect.id,
+      method,
+      path: req.url ?? path,
+      headers: record.headers,
+      body: parsed.body,
+      request: dialect.kind === 'model' ? request : undefined,
+    }
+    const outcome = await state.recordMode.serve(forwarded, res)
+    if (outcome.response) record.response = outcome.response
+    if (outcome.refusal) {
+      state.requests.splice(state.requests.indexOf(record), 1)
+      state.refusals.push({ code: outcome.refusal.code, status: outcome.refusal.status, request: record })
+    }
+    return
+  }
   if (dialect.kind === 'direct') {
     return writeJson(answer, 200, dialect.answer(request, { ...context, headers: record.headers, path }))
   }
