@@ -20,7 +20,7 @@ step() {
 # Sums "N passed" / "N failed" from a Vitest ("Tests  3 passed") or Jest ("Tests: 3 passed") summary.
 count() {
   local file=$1 line
-  line=$(grep -E '^\s*Tests:?\s' "$file" | sed 's/\x1b\[[0-9;]*m//g' | tail -1)
+  line=$(sed 's/\x1b\[[0-9;]*m//g' "$file" | grep -E '^\s*Tests:?\s' | tail -1)
   passed=$((passed + $(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)))
   failed=$((failed + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)))
 }

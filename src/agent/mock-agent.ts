@@ -10,6 +10,9 @@ import { registerDouble } from '../registry.js'
 import { Envelope } from './envelope.js'
 import { type EnvelopeDefaults, type ResolveState, resolveResponse, valueToEnvelope } from './resolve.js'
 import { type StandardSchemaV1, formatIssues, isStandardSchema, validateWithSchema } from './standard-schema.js'
+import { type SpyState, clearSpyState, createSpyState, recordInvocation } from './spy-state.js'
+
+export type { MockResult, MockSettledResult, SpyState } from './spy-state.js'
 
 /** Options of {@link MockAgent}; every one is optional. */
 export interface MockAgentOptions<T = unknown> {
@@ -72,30 +75,6 @@ export interface AgentToolDefinition {
 export interface AgentTool<T = unknown> extends AgentToolDefinition {
   /** Runs the agent on `task` and returns its envelope. */
   execute(args: { task: string }): Promise<Envelope<T>>
-}
-
-/** One entry of `mock.results`; an invocation returns its promise, as `vi.fn`/`jest.fn` record async functions. */
-export interface MockResult {
-  type: 'return' | 'throw' | 'incomplete'
-  value: unknown
-}
-
-/** One entry of `mock.settledResults`: how the returned promise settled. */
-export interface MockSettledResult {
-  type: 'fulfilled' | 'rejected' | 'incomplete'
-  value: unknown
-}
-
-/** The spy state Vitest's and Jest's built-in spy matchers read (`mock.calls[i]` is call i's argument list). */
-export interface SpyState {
-  readonly calls: unknown[][]
-  readonly results: MockResult[]
-  readonly settledResults: MockSettledResult[]
-  readonly contexts: unknown[]
-  readonly instances: unknown[]
-  /** Positions in one counter shared by every double, so call order compares across doubles. */
-  readonly invocationCallOrder: number[]
-  readonly lastCall: unknown[] | undefined
 }
 
 interface Internals {
@@ -377,51 +356,6 @@ function invoke<T>(agent: MockAgent<T>, thisArg: unknown, args: unknown[]): Prom
     },
   )
   return promise
-}
-
-function createSpyState(): SpyState {
-  const spy: SpyState = {
-    calls: [],
-    results: [],
-    settledResults: [],
-    contexts: [],
-    instances: [],
-    invocationCallOrder: [],
-    get lastCall() {
-      return spy.calls.at(-1)
-    },
-  }
-  return spy
-}
-
-function clearSpyState(spy: SpyState): void {
-  for (const list of [spy.calls, spy.results, spy.settledResults, spy.contexts, spy.instances, spy.invocationCallOrder]) {
-    list.length = 0
-  }
-}
-
-const ORDER = Symbol.for('agent-doubles.invocation-call-order')
-
-/** The next position in the call-order counter, kept on globalThis so both module copies share it. */
-function nextInvocationOrder(): number {
-  const holder = globalThis as unknown as Record<symbol, { next: number } | undefined>
-  const counter = (holder[ORDER] ??= { next: 1 })
-  return counter.next++
-}
-
-function recordInvocation(spy: SpyState, thisArg: unknown, args: unknown[], promise: Promise<unknown>): void {
-  spy.calls.push(args)
-  spy.contexts.push(thisArg)
-  spy.instances.push(thisArg)
-  spy.invocationCallOrder.push(nextInvocationOrder())
-  spy.results.push({ type: 'return', value: promise })
-  // Mutated in place when the promise settles, so a reset() in between cannot misplace it.
-  const settled: MockSettledResult = { type: 'incomplete', value: undefined }
-  spy.settledResults.push(settled)
-  promise.then(
-    (value) => Object.assign(settled, { type: 'fulfilled', value }),
-    (value: unknown) => Object.assign(settled, { type: 'rejected', value }),
-  )
 }
 
 async function execute<T>(internal: Internals, input: Envelope, started: number): Promise<Envelope<T>> {
