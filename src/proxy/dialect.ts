@@ -177,6 +177,26 @@ export function requireArray(json: Record<string, unknown>, field: string): unkn
 }
 
 /** A plain-object view of `value` (empty for anything else), for reading optional fields. */
+/**
+ * The neutral tools of a wire request: each wire tool is turned into `{ name, description,
+ * schema }` by `fields` (the dialects name them differently); tools without a name are skipped.
+ */
+export function decodeToolList(
+  tools: unknown,
+  fields: (tool: Record<string, unknown>) => { name: unknown; description: unknown; schema: unknown } | undefined,
+): ToolDefinition[] {
+  if (!Array.isArray(tools)) return []
+  return tools.flatMap((raw) => {
+    const tool = fields(record(raw))
+    if (!tool || typeof tool.name !== 'string') return []
+    return [{
+      name: tool.name,
+      ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+      parameters: tool.schema ?? { type: 'object', properties: {} },
+    }]
+  })
+}
+
 export function record(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
 }

@@ -7,6 +7,7 @@ import {
   anthropicErrorBody,
   appendPart,
   argumentsJson,
+  decodeToolList,
   numberOr,
   parseArguments,
   record,
@@ -119,15 +120,7 @@ function decodeBlock(block: Record<string, unknown>): Part | undefined {
 }
 
 function decodeTools(tools: unknown): ToolDefinition[] {
-  if (!Array.isArray(tools)) return []
-  return tools
-    .map(record)
-    .filter((tool) => typeof tool.name === 'string')
-    .map((tool) => ({
-      name: tool.name as string,
-      ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
-      parameters: tool.input_schema ?? { type: 'object', properties: {} },
-    }))
+  return decodeToolList(tools, (tool) => ({ name: tool.name, description: tool.description, schema: tool.input_schema }))
 }
 
 function decodeToolChoice(choice: Record<string, unknown>): ToolChoice | undefined {

@@ -7,6 +7,7 @@ import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoic
 import {
   appendPart,
   argumentsJson,
+  decodeToolList,
   chatFinishReason,
   imageFromUrl,
   numberOr,
@@ -107,15 +108,10 @@ function decodeUserContent(content: unknown): Part[] {
 }
 
 function decodeTools(tools: unknown): ToolDefinition[] {
-  if (!Array.isArray(tools)) return []
-  return tools
-    .map((raw) => record(record(raw).function))
-    .filter((fn) => typeof fn.name === 'string')
-    .map((fn) => ({
-      name: fn.name as string,
-      ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
-      parameters: fn.parameters ?? { type: 'object', properties: {} },
-    }))
+  return decodeToolList(tools, (tool) => {
+    const fn = record(tool.function)
+    return { name: fn.name, description: fn.description, schema: fn.parameters }
+  })
 }
 
 function decodeToolChoice(choice: unknown): ToolChoice | undefined {

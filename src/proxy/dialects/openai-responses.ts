@@ -6,6 +6,7 @@ import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoic
 import {
   appendPart,
   argumentsJson,
+  decodeToolList,
   imageFromUrl,
   numberOr,
   parseArguments,
@@ -108,15 +109,9 @@ function decodeUserContent(content: unknown): Part[] {
 }
 
 function decodeTools(tools: unknown): ToolDefinition[] {
-  if (!Array.isArray(tools)) return []
-  return tools
-    .map(record)
-    .filter((tool) => tool.type === 'function' && typeof tool.name === 'string')
-    .map((tool) => ({
-      name: tool.name as string,
-      ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
-      parameters: tool.parameters ?? { type: 'object', properties: {} },
-    }))
+  return decodeToolList(tools, (tool) =>
+    tool.type === 'function' ? { name: tool.name, description: tool.description, schema: tool.parameters } : undefined,
+  )
 }
 
 function decodeToolChoice(choice: unknown): ToolChoice | undefined {
