@@ -103,6 +103,11 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     stream: request.stream,
     request,
   }
+  // A request the upstream (or the brain standing in for it) refused did not get through.
+  const withdraw = (): void => {
+    const at = state.requests.indexOf(record)
+    if (at !== -1) state.requests.splice(at, 1)
+  }
   const refuse = (code: RefusalCode, detail: { message?: string; hint?: string }): void => {
     const answer = refusalAnswer(code, dialect.errorStyle, detail)
     state.refusals.push({ code, status: answer.status, request: record })
@@ -134,7 +139,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     const outcome = await state.recordMode.serve(forwarded, res)
     if (outcome.response) record.response = outcome.response
     if (outcome.refusal) {
-      state.requests.splice(state.requests.indexOf(record), 1)
+      withdraw()
       state.refusals.push({ code: outcome.refusal.code, status: outcome.refusal.status, request: record })
     }
     return
@@ -146,9 +151,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
   const onBrainError = (error: unknown): void => {
     if (isProxyError(error)) {
-      // The brain stands in for the upstream: its refusal is the proxy's refusal.
-      const at = state.requests.indexOf(record)
-      if (at !== -1) state.requests.splice(at, 1)
+      withdraw()
       return refuse(error.code, { message: error.message, hint: error.hint })
     }
     send(500, inputErrorBody(dialect.errorStyle, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`))
