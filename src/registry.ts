@@ -73,7 +73,8 @@ export function resetAll(): void {
 
 /** Marks the start of a test: doubles created from now on belong to it. @internal */
 export function beginTestScope(): void {
-  state().testScope = new Set()
+  // Both the setup entry's beforeEach and the fixture's auto scope may open it: keep one.
+  state().testScope ??= new Set()
 }
 
 /**

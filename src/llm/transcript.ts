@@ -54,7 +54,7 @@ export async function readTranscript(pathOrText: string): Promise<Transcript> {
  * @throws TypeError naming `source` and the line on malformed JSON, a line missing `request`
  * or `response`, a turn of the wrong shape, or text with no turns.
  */
-export function parseTranscript(text: string, source = 'transcript text'): Transcript {
+export function parseTranscript(text: string, source = 'text'): Transcript {
   const turns: TranscriptTurn[] = []
   const lines = text.split(/\r?\n/)
   lines.forEach((raw, index) => {

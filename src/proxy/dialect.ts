@@ -4,7 +4,7 @@
  * answers back into that provider's JSON and SSE, so one brain serves every client.
  * @module
  */
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent } from '../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition } from '../llm/types.js'
 import type { ErrorStyle } from './refusal-answer.js'
 import type { Dialect, ProxyFeature } from './types.js'
 

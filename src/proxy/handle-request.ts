@@ -53,6 +53,12 @@ export interface ProxyState {
   nextId(): string
 }
 
+/**
+ * Headers of a 500 caused by the test's own double (a script that ran out or mismatched, a
+ * throwing reply function): resending cannot help, so the SDKs are told not to retry.
+ */
+const DOUBLE_FAULT = { 'x-should-retry': 'false' }
+
 /** Handles one HTTP request; never rejects for a request's own faults. */
 export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: ProxyState): Promise<void> {
   const id = state.nextId()
@@ -154,7 +160,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       withdraw()
       return refuse(error.code, { message: error.message, hint: error.hint })
     }
-    send(500, inputErrorBody(dialect.errorStyle, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`))
+    send(500, inputErrorBody(dialect.errorStyle, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`), DOUBLE_FAULT)
   }
   if (request.stream) return answerStream(answer, dialect, brain, context, record, onBrainError)
   let response
@@ -219,7 +225,7 @@ async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: Fa
     try {
       body = (body as (req: FakeRequest) => unknown)(structuredClone(record))
     } catch (error) {
-      return writeJson(answer, 500, inputErrorBody(answer.style, 500, `[agent-doubles] FakeProxy reply() function threw: ${messageOf(error)}`))
+      return writeJson(answer, 500, inputErrorBody(answer.style, 500, `[agent-doubles] FakeProxy reply() function threw: ${messageOf(error)}`), DOUBLE_FAULT)
     }
   }
   let text: string | undefined
@@ -231,19 +237,19 @@ async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: Fa
   }
   if (text === undefined) {
     const why = typeof body === 'string' ? body : `it is ${typeof body === 'function' ? 'a function' : String(body)}`
-    return writeJson(answer, 500, inputErrorBody(answer.style, 500, `[agent-doubles] FakeProxy reply() body cannot be sent as JSON: ${why}`))
+    return writeJson(answer, 500, inputErrorBody(answer.style, 500, `[agent-doubles] FakeProxy reply() body cannot be sent as JSON: ${why}`), DOUBLE_FAULT)
   }
   return writeText(answer, plan.status, text)
 }
 
-function writeJson(answer: AnswerTarget, status: number, body: unknown): Promise<void> {
-  return writeText(answer, status, JSON.stringify(body))
+function writeJson(answer: AnswerTarget, status: number, body: unknown, headers?: Record<string, string>): Promise<void> {
+  return writeText(answer, status, JSON.stringify(body), headers)
 }
 
-async function writeText(answer: AnswerTarget, status: number, text: string): Promise<void> {
+async function writeText(answer: AnswerTarget, status: number, text: string, headers: Record<string, string> = {}): Promise<void> {
   const fault = answer.fault()
-  if (fault) return writeBrokenJson(answer.res, status, jsonHeaders(answer.requestId), text, fault)
-  sendJson(answer.res, answer.requestId, status, text)
+  if (fault) return writeBrokenJson(answer.res, status, { ...jsonHeaders(answer.requestId), ...headers }, text, fault)
+  sendJson(answer.res, answer.requestId, status, text, headers)
 }
 
 function jsonHeaders(requestId: string): Record<string, string> {

@@ -105,6 +105,13 @@ describe('a brain that throws', () => {
     expect(answer.body).toMatchObject({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('script exhausted at turn 3') } })
   })
 
+  test('a brain error is not retried: the SDK gives up after one attempt', async () => {
+    const proxy = await startProxy({ llm: throwingLLM(new Error('scripted: script exhausted at turn 1')) })
+    const attempt = openaiFor(proxy, { maxRetries: 2 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })
+    await expect(attempt).rejects.toMatchObject({ status: 500, message: expect.stringContaining('script exhausted') })
+    expect(proxy.requests).toHaveLength(1)
+  })
+
   test('an error after a stream started becomes the dialect error event', async () => {
     const llm: LLM = {
       generate: async () => text('x'),
