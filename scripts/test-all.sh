@@ -29,7 +29,7 @@ if [ ! -d test/matrix/node24/node_modules ]; then
   step install-node24-leg npm ci --prefix test/matrix/node24 --engine-strict=false --no-audit --no-fund
 fi
 
-step build npm run -s build
+step build npm run -s build -- --silent
 step typecheck npx tsc -p tsconfig.json --noEmit
 step package-lint npm run -s lint:package
 step matcher-types bash scripts/typecheck-matchers.sh
@@ -37,6 +37,10 @@ step vitest-node20 npx vitest run
 count "$log/vitest-node20.txt"
 step jest-node20 node node_modules/jest/bin/jest.js --detectOpenHandles --ci
 count "$log/jest-node20.txt"
+step examples-vitest npx vitest run --config examples/vitest.config.ts
+count "$log/examples-vitest.txt"
+step examples-jest node node_modules/jest/bin/jest.js --config examples/jest.config.cjs --detectOpenHandles --ci
+count "$log/examples-jest.txt"
 step vitest-node24 "${node24[@]}" test/matrix/node24/node_modules/vitest/vitest.mjs run --config test/matrix/node24/vitest.config.ts
 count "$log/vitest-node24.txt"
 step jest-node24 "${node24[@]}" node_modules/jest/bin/jest.js --detectOpenHandles --ci
