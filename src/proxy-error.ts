@@ -183,7 +183,7 @@ export function createProxyError<C extends RefusalCode>(code: C, detail?: ProxyE
  * A proxy refusal as a value: what a `ScriptedLLM` reply returns (or throws) to make the proxy
  * refuse with `code`.
  * @example
- * const llm = new ScriptedLLM({ sequence: [refusal('upstream_timeout'), 'ok'] })
+ * const llm = new ScriptedLLM([refusal('upstream_timeout'), 'ok'])
  * @throws {RangeError} `code` is not a refusal code (the message lists the valid ones).
  * @throws {TypeError} `opts` is not `{ message?: string, hint?: string }`.
  */

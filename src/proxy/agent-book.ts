@@ -26,8 +26,9 @@ interface Registration {
 }
 
 /**
- * The proxy's book of agents. Definitions and files are kept until `restart()` or `reset()`;
- * the enrolment list never changes.
+ * The proxy's book of agents. Definitions are kept until `restart()` or `reset()`; stored skill
+ * and memory files are content-addressed (same files, same CID), so they are kept for good and a
+ * client re-registering after a restart finds them. The enrolment list never changes.
  */
 export class AgentBook {
   readonly #enrolled: ReadonlySet<string> | undefined
@@ -96,13 +97,12 @@ export class AgentBook {
     return stored && { cid, kinds: new Set(stored.kinds), names: new Set(stored.names), files: { ...stored.files } }
   }
 
-  /** Forgets every definition and stored file, as a restarted proxy does. */
+  /** Forgets every registered definition, as a restarted proxy does. */
   restart(): void {
     this.#registrations.clear()
-    this.#files.clear()
   }
 
-  /** What `FakeProxy.reset()` needs between tests: everything registered forgotten. */
+  /** What `FakeProxy.reset()` needs between tests (SPEC §2): registered definitions forgotten. */
   reset(): void {
     this.restart()
   }

@@ -157,13 +157,17 @@ describe('PUT/GET /viper/v1/agents/{agent}/definition', () => {
     })
   })
 
-  it('restart() and reset() forget definitions and files', async () => {
+  it('restart() and reset() forget definitions but keep the content-addressed files', async () => {
     const ctx = context()
     const skill = await cidOf(call(ctx, 'POST', '/viper/v1/skills', { name: 's', files: { a: 'b' } }))
     await put(ctx, 'researcher', { model: 'm', skills: [skill] })
-    ctx.book.reset()
-    expect(ctx.book.definitions()).toEqual({})
-    expect(ctx.book.hasFiles(skill, 'skill')).toBe(false)
-    expect(await put(ctx, 'researcher', { model: 'm', skills: [skill] })).toMatchObject({ headers: { 'x-viper-error': 'files_unknown' } })
+    for (const forget of [() => ctx.book.restart(), () => ctx.book.reset()]) {
+      forget()
+      expect(ctx.book.definitions()).toEqual({})
+      expect(ctx.book.latestCid('researcher')).toBeUndefined()
+      expect(ctx.book.hasFiles(skill, 'skill')).toBe(true)
+      // A client re-registering after the restart gets through: its skills are still held.
+      expect(await put(ctx, 'researcher', { model: 'm', skills: [skill] })).toMatchObject({ status: 200 })
+    }
   })
 })

@@ -42,6 +42,19 @@ describe('ProxyClient against FakeProxy', () => {
     expect(proxy.definitions).toEqual({ researcher: { model: 'gpt-5' } })
   })
 
+  it('after proxy.restart() a binding with skills and memory recovers too', async () => {
+    const client = new ProxyClient(proxy.url)
+    const skill = await client.skill('search', { 'SKILL.md': '# Search' })
+    const memory = await client.instructions({ 'AGENTS.md': 'Cite sources.' })
+    const researcher = client.agent('researcher', { model: 'gpt-5', skills: [skill], memory })
+    const openai = new OpenAI({ apiKey: 'test', maxRetries: 0, ...researcher.openai() })
+    await openai.chat.completions.create(chat)
+    proxy.restart()
+    await expect(openai.chat.completions.create(chat)).resolves.toMatchObject({ object: 'chat.completion' })
+    expect(proxy.refusals.map((refusal) => refusal.code)).toEqual(['definition_unknown'])
+    expect(proxy.definitions.researcher).toEqual({ model: 'gpt-5', skills: [skill], memory })
+  })
+
   it('skills and memory: held files are accepted, others refused with files_unknown', async () => {
     const client = new ProxyClient(proxy.url)
     const skill = await client.skill('search', { 'SKILL.md': '# Search' })
