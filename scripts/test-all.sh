@@ -45,6 +45,8 @@ step vitest-node24 "${node24[@]}" test/matrix/node24/node_modules/vitest/vitest.
 count "$log/vitest-node24.txt"
 step jest-node24 "${node24[@]}" node_modules/jest/bin/jest.js --detectOpenHandles --ci
 count "$log/jest-node24.txt"
+step e2e npx vitest run --config test/e2e/vitest.config.ts
+count "$log/e2e.txt"
 
 if grep -q 'open handle' "$log"/jest-*.txt; then
   echo '✗ jest --detectOpenHandles reported an open handle'

@@ -1,0 +1,62 @@
+// The exported `test` fixture with this file's own fakeProxyOptions: strict, with a scripted brain.
+// The driver starts the child with OPENAI_BASE_URL=http://sentinel.invalid/v1 and no ANTHROPIC_BASE_URL.
+import Anthropic from '@anthropic-ai/sdk'
+import OpenAI from 'openai'
+import { afterAll } from 'vitest'
+import { ScriptedLLM } from 'agent-doubles'
+import { expect, test as base } from 'agent-doubles/vitest'
+
+const prior = { openai: process.env.OPENAI_BASE_URL, anthropic: process.env.ANTHROPIC_BASE_URL }
+const test = base.override({
+  fakeProxyOptions: { strict: true, llm: new ScriptedLLM({ weather: 'sunny in Paris', '*': 'no idea' }) },
+})
+let firstUrl = ''
+
+afterAll(() => {
+  // Every test's fixture teardown put the variables back; the file-scoped proxy is still open here.
+  expect(process.env.OPENAI_BASE_URL).toBe('http://sentinel.invalid/v1')
+  expect(process.env.OPENAI_BASE_URL).toBe(prior.openai)
+  expect(process.env.ANTHROPIC_BASE_URL).toBeUndefined()
+  expect('ANTHROPIC_BASE_URL' in process.env).toBe(false)
+})
+
+test('new OpenAI() reaches the proxy through OPENAI_BASE_URL and gets the file’s scripted brain', async ({ fakeProxy }) => {
+  firstUrl = fakeProxy.url
+  expect(process.env.OPENAI_BASE_URL).toBe(`${fakeProxy.url}/v1`)
+  const openai = new OpenAI({ apiKey: 'test', maxRetries: 0, defaultHeaders: { 'x-viper-agent': 'researcher' } })
+  const completion = await openai.chat.completions.create({
+    model: 'gpt-5',
+    messages: [{ role: 'user', content: 'weather in Paris?' }],
+  })
+  expect(completion.choices[0].message.content).toBe('sunny in Paris')
+  expect(fakeProxy).toHaveBeenCalledWithTask('weather in Paris?')
+  expect(fakeProxy).toHaveReceivedRequest({ agent: 'researcher', path: '/v1/chat/completions' })
+})
+
+test('new Anthropic() reaches the same proxy through ANTHROPIC_BASE_URL; strict refuses a request with no agent', async ({
+  fakeProxy,
+}) => {
+  expect(fakeProxy.url).toBe(firstUrl)
+  expect(fakeProxy).toHaveReceivedRequests(0)
+  expect(process.env.ANTHROPIC_BASE_URL).toBe(fakeProxy.url)
+  const anthropic = new Anthropic({ apiKey: 'test', maxRetries: 0 })
+  const refused = anthropic.messages.create({ model: 'claude-e2e', max_tokens: 64, messages: [{ role: 'user', content: 'weather?' }] })
+  await expect(refused).rejects.toHaveRefusedWith('agent_required')
+  expect(fakeProxy).toHaveRefusedWith('agent_required', { times: 1 })
+
+  const researcher = new Anthropic({ apiKey: 'test', maxRetries: 0, defaultHeaders: { 'x-viper-agent': 'researcher' } })
+  const message = await researcher.messages.create({
+    model: 'claude-e2e',
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'weather in Paris?' }],
+  })
+  expect(message.content[0]).toMatchObject({ type: 'text', text: 'sunny in Paris' })
+  expect(fakeProxy).toHaveReceivedRequest({ path: '/v1/messages', agent: 'researcher' })
+})
+
+test('between tests, and in a test that does not use the proxy, the variables are the prior ones', ({ mockAgent }) => {
+  expect(process.env.OPENAI_BASE_URL).toBe(prior.openai)
+  expect(process.env.ANTHROPIC_BASE_URL).toBeUndefined()
+  const agent = mockAgent('done', { name: 'solo' })
+  expect(agent.name).toBe('solo')
+})
