@@ -65,3 +65,7 @@ export * from './proxy-error.js'
 export { refusalCodes, isRefusalCode } from './refusal-codes.js'
 export type { RefusalCode, RefusalCodeInfo } from './refusal-codes.js'
 export { resetAll } from './registry.js'
+
+export { installNetworkGuard } from './guard/network-guard.js'
+export type { NetworkGuardOptions } from './guard/network-guard.js'
+export { providerHosts, routeProvidersTo } from './guard/provider-hosts.js'

@@ -7,6 +7,7 @@
  */
 import type { ServerResponse } from 'node:http'
 import { PREFIX } from '../../internal/describe.js'
+import { PASS_GUARD } from '../../guard/network-guard.js'
 
 /** What is sent upstream. */
 export interface ForwardInput {
@@ -138,7 +139,9 @@ export async function forwardToUpstream(input: ForwardInput, res: ServerResponse
       body: method === 'GET' || method === 'HEAD' ? undefined : input.body,
       // A proxy passes redirects back rather than following them on the caller's behalf.
       redirect: 'manual',
-    })
+      // Record mode is real traffic by request: the network guard of the setup entries lets it pass.
+      [PASS_GUARD]: true,
+    } as RequestInit)
   } catch (error) {
     throw new UpstreamUnreachable(url, error)
   }

@@ -13,6 +13,8 @@ const local = (name: string) => ({
 
 export default defineConfig({
   root,
+  // Vite 8 under Vitest 5 must not read the dependency cache Vitest 4 writes for the same root.
+  cacheDir: here('node_modules/.vite'),
   resolve: {
     alias: [
       local('vitest'),

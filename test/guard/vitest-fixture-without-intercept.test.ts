@@ -1,0 +1,13 @@
+// The `test` of agent-doubles/vitest, without the setup entry and without interceptProviders:
+// the guard stays off (SPEC §8 puts it in the setup entries).
+import { expect } from 'vitest'
+import { test } from '../../fixtures/vitest.js'
+import { isNetworkGuardInstalled } from '../../src/guard/network-guard.js'
+
+const fetchAtLoad = globalThis.fetch
+
+test('the fakeProxy fixture alone installs no guard', ({ fakeProxy }) => {
+  expect(fakeProxy.url).toMatch(/^http:\/\/127\.0\.0\.1:/)
+  expect(isNetworkGuardInstalled()).toBe(false)
+  expect(globalThis.fetch).toBe(fetchAtLoad)
+})

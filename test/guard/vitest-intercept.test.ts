@@ -1,0 +1,71 @@
+// `interceptProviders` through the Vitest fixture, without the setup entry: clients with default
+// base URLs reach the file's fakeProxy, and the guard is on only while such a test runs.
+import Anthropic from '@anthropic-ai/sdk'
+import { createOpenAI } from '@ai-sdk/openai'
+import { generateText } from 'ai'
+import OpenAI from 'openai'
+import { afterAll, describe, expect } from 'vitest'
+import { test } from '../../fixtures/vitest.js'
+import { isNetworkGuardInstalled } from '../../src/guard/network-guard.js'
+import { splitFixtureOptions } from '../../fixtures/proxy-lifecycle.js'
+import { installSafetyNet, withDefaultBaseUrls } from './helpers.js'
+
+const net = installSafetyNet()
+afterAll(() => net.restore())
+
+test.override({ fakeProxyOptions: { interceptProviders: true } })
+
+describe('with interceptProviders', () => {
+  test('openai and anthropic clients with default base URLs reach the fake', async ({ fakeProxy, scriptedLLM }) => {
+    fakeProxy.use(scriptedLLM({ hi: 'hello from the fake' }))
+    const openai = withDefaultBaseUrls(() => new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }))
+    expect(openai.baseURL).toBe('https://api.openai.com/v1')
+    const chat = await openai.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] })
+    expect(chat.choices[0]?.message.content).toBe('hello from the fake')
+    expect(fakeProxy).toHaveReceivedRequests(1)
+    const anthropic = withDefaultBaseUrls(() => new Anthropic({ apiKey: 'sk-ant-test', maxRetries: 0 }))
+    expect(anthropic.baseURL).toBe('https://api.anthropic.com')
+    const message = await anthropic.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 32, messages: [{ role: 'user', content: 'hi' }] })
+    expect(message.content[0]).toMatchObject({ type: 'text', text: 'hello from the fake' })
+    expect(fakeProxy).toHaveReceivedRequest({ path: '/v1/messages', dialect: 'anthropic-messages' })
+    expect(net.calls.every((call) => call.includes(fakeProxy.url))).toBe(true)
+  })
+
+  test('streams and the AI SDK are routed too', async ({ fakeProxy }) => {
+    const client = withDefaultBaseUrls(() => new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }))
+    const stream = await client.chat.completions.create({
+      model: 'gpt-5',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    })
+    let text = ''
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? ''
+    expect(text.length).toBeGreaterThan(0)
+    // The AI SDK provider reads no environment variable: its default URL is api.openai.com.
+    await generateText({ model: createOpenAI({ apiKey: 'sk-test' })('gpt-5'), prompt: 'hi', maxRetries: 0 })
+    expect(fakeProxy).toHaveReceivedRequests(2)
+    expect(fakeProxy).toHaveReceivedRequest({ path: '/v1/responses' })
+  })
+
+  test('other provider hosts are still refused, saying what can be routed', async ({ fakeProxy }) => {
+    expect(isNetworkGuardInstalled()).toBe(true)
+    const before = net.calls.length
+    await expect(fetch('https://api.mistral.ai/v1/chat/completions', { method: 'POST' })).rejects.toThrow(
+      /interceptProviders routes only api\.openai\.com and api\.anthropic\.com .* api\.mistral\.ai cannot be routed/,
+    )
+    expect(net.calls.length).toBe(before)
+    expect(fakeProxy).toHaveReceivedRequests(0)
+  })
+})
+
+test('routing ends with the test: the exact fetch is back', () => {
+  expect(isNetworkGuardInstalled()).toBe(false)
+  expect(globalThis.fetch).toBe(net.fetch)
+})
+
+test('interceptProviders must be a boolean, and is stripped before new FakeProxy', () => {
+  expect(() => splitFixtureOptions('useFakeProxy', { interceptProviders: 'yes' as never })).toThrow(
+    '[agent-doubles] useFakeProxy: option interceptProviders must be a boolean, got "yes"',
+  )
+  expect(splitFixtureOptions('x', { interceptProviders: true, strict: true })).toEqual({ proxyOptions: { strict: true }, interceptProviders: true })
+})
