@@ -28,7 +28,12 @@ function opsPerSecond(task: Task | undefined): number {
   return result && 'latency' in result && result.latency.mean > 0 ? 1000 / result.latency.mean : 0
 }
 
-for (const group of [...agentGroups, ...llmGroups, ...proxyGroups]) {
+// BENCH_ONLY=proxy (or agent, llm) runs one family.
+const families = { agent: agentGroups, llm: llmGroups, proxy: proxyGroups }
+const only = process.env.BENCH_ONLY as keyof typeof families | undefined
+const selected = only ? families[only] : Object.values(families).flat()
+
+for (const group of selected) {
   await group.setup?.()
   const bench = new Bench({ time, warmupTime: 300 })
   for (const c of group.cases) bench.add(c.name, c.fn)

@@ -49,9 +49,11 @@ export async function writeSse(
     res.socket?.destroy()
     return
   }
-  res.writeHead(200, sseHeaders(requestId))
-  res.flushHeaders()
   const out = writer(res)
+  res.writeHead(200, sseHeaders(requestId))
+  out.batch()
+  // Sent now even if the first event is late (latency.firstChunkMs), as a real server does.
+  res.flushHeaders()
   let sent = 0
   try {
     for await (const frame of frames) {
@@ -82,6 +84,11 @@ async function breakStream(res: ServerResponse, fault: Fault, out: Writer): Prom
 }
 
 interface Writer {
+  /**
+   * Holds what is written until the current tick ends, so the headers and the events a brain
+   * produces at once leave in one packet rather than one each.
+   */
+  batch(): void
   /** Writes `text`, waiting for the socket to drain (or close) when its buffer is full. */
   write(text: string): Promise<void>
   /** Settles once everything written so far is handed to the socket (or the socket is gone). */
@@ -92,10 +99,22 @@ interface Writer {
 function writer(res: ServerResponse): Writer {
   const gone = closed(res)
   let last: Promise<void> = Promise.resolve()
+  let corked = false
+  const batch = (): void => {
+    if (corked) return
+    corked = true
+    res.cork()
+    process.nextTick(() => {
+      corked = false
+      res.uncork()
+    })
+  }
   return {
     gone,
+    batch,
     async write(text) {
       if (res.destroyed) return
+      batch()
       const flushed = new Promise<void>((resolve) => res.write(text, () => resolve()))
       last = Promise.race([flushed, gone])
       if (res.writableNeedDrain) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone])
