@@ -1,19 +1,34 @@
 /**
  * One MockAgent call (resolution, envelope, recording, spy bookkeeping) against a plain async
- * function returning a prebuilt object — the floor for any agent double.
+ * function returning a prebuilt object — the floor for any agent double — and against the
+ * hand-rolled alternative: Jest's own mock function (jest-mock, what `jest.fn` is) wrapping the
+ * same map lookup and envelope.
  */
+import { ModuleMocker } from 'jest-mock'
 import { mockAgent, Envelope } from '../../src/index.js'
 import type { BenchGroup } from '../run.js'
 
-const agent = mockAgent({ weather: 'sunny', '*': 'no data' }, { name: 'researcher' })
+const responses: Record<string, string> = { weather: 'sunny', '*': 'no data' }
+const agent = mockAgent(responses, { name: 'researcher' })
 const prebuilt = Envelope.fromTask('weather today')
 const plain = async (_task: string) => prebuilt
+const handRolled = new ModuleMocker(globalThis).fn(async (task: string) => {
+  const key = Object.keys(responses).find((k) => k !== '*' && task.includes(k)) ?? '*'
+  return new Envelope({ task, payload: responses[key] })
+})
 
 export const groups: BenchGroup[] = [
   {
     title: 'one agent call (baseline: plain async function)',
     cases: [
       { name: 'plain async function (floor)', fn: () => plain('weather today') },
+      {
+        name: 'jest-mock fn + map lookup + Envelope',
+        fn: async () => {
+          await handRolled('weather today')
+          if (handRolled.mock.calls.length > 10_000) handRolled.mockClear()
+        },
+      },
       {
         name: 'MockAgent map lookup + recording',
         fn: async () => {
