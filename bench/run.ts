@@ -45,6 +45,6 @@ for (const group of selected) {
   for (const task of bench.tasks) {
     const hz = opsPerSecond(task)
     const ratio = hz / baseline
-    console.log(`  ${task.name.padEnd(48)} ${hz.toFixed(0).padStart(9)} ops/s   ×${ratio.toFixed(2)} of baseline`)
+    console.log(`  ${task.name.padEnd(60)} ${hz.toFixed(0).padStart(9)} ops/s   ×${ratio.toFixed(2)} of baseline`)
   }
 }

@@ -3,7 +3,7 @@
  * MockLanguageModelV3 (`ai/test`, the baseline) and ScriptedLLM.languageModel().
  */
 import { generateText, streamText } from 'ai'
-import { MockLanguageModelV3 } from 'ai/test'
+import { MockLanguageModelV3, simulateReadableStream } from 'ai/test'
 import { scriptedLLM } from '../../src/index.js'
 import type { BenchGroup } from '../run.js'
 
@@ -19,7 +19,29 @@ const aiTestModel = new MockLanguageModelV3({
     warnings: [],
   }),
 })
+const aiTestStreamingModel = new MockLanguageModelV3({
+  doStream: async () => ({
+    // null delays: no timer between chunks (the default, 0, waits a setTimeout per chunk).
+    stream: simulateReadableStream({
+      initialDelayInMs: null,
+      chunkDelayInMs: null,
+      chunks: [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't' },
+        { type: 'text-delta', id: 't', delta: 'hi' },
+        { type: 'text-delta', id: 't', delta: ' there' },
+        { type: 'text-end', id: 't' },
+        { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+      ],
+    }),
+  }),
+})
 const scripted = scriptedLLM({ hello: 'hi there' }).languageModel()
+
+async function drain(model: Parameters<typeof streamText>[0]['model']): Promise<void> {
+  const result = streamText({ model, prompt: 'hello' })
+  for await (const _ of result.textStream) void _
+}
 
 export const groups: BenchGroup[] = [
   {
@@ -30,15 +52,10 @@ export const groups: BenchGroup[] = [
     ],
   },
   {
-    title: 'ai streamText in process, ScriptedLLM (words chunking)',
+    title: 'ai streamText in process, two text deltas (baseline: ai/test MockLanguageModelV3)',
     cases: [
-      {
-        name: 'ScriptedLLM.languageModel() streamText',
-        fn: async () => {
-          const result = streamText({ model: scripted, prompt: 'hello' })
-          for await (const _ of result.textStream) void _
-        },
-      },
+      { name: 'MockLanguageModelV3 + simulateReadableStream (no delays)', fn: () => drain(aiTestStreamingModel) },
+      { name: 'ScriptedLLM.languageModel() (words chunking)', fn: () => drain(scripted) },
     ],
   },
 ]
