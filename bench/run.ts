@@ -1,6 +1,9 @@
 /**
- * Runs every benchmark in bench/ and prints, for each group, ops/s and the ratio to the group's
- * baseline measured in the same run. `npm run bench`.
+ * Runs every benchmark in bench/ and prints, for each group, the median ops/s of each case and
+ * its ratio to the group's baseline (the first case) measured in the same run. Each group runs
+ * several rounds with the cases in rotated order, so neither JIT warm-up nor a noisy neighbour
+ * favours the case that happens to go first. `npm run bench`; BENCH_ONLY=agent|llm|proxy runs one
+ * family, BENCH_TIME_MS and BENCH_ROUNDS set the effort.
  */
 import { Bench, type Task } from 'tinybench'
 import { groups as proxyGroups } from './proxy/openai-chat.bench.js'
@@ -20,7 +23,11 @@ export interface BenchGroup {
   teardown?: () => Promise<void>
 }
 
-const time = Number(process.env.BENCH_TIME_MS ?? 1500)
+const time = Number(process.env.BENCH_TIME_MS ?? 1000)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const families = { agent: agentGroups, llm: llmGroups, proxy: proxyGroups }
+const only = process.env.BENCH_ONLY as keyof typeof families | undefined
+const selected = only ? families[only] : Object.values(families).flat()
 
 /** Mean operations per second, from the mean latency (ms) of the task's samples. */
 function opsPerSecond(task: Task | undefined): number {
@@ -28,23 +35,33 @@ function opsPerSecond(task: Task | undefined): number {
   return result && 'latency' in result && result.latency.mean > 0 ? 1000 / result.latency.mean : 0
 }
 
-// BENCH_ONLY=proxy (or agent, llm) runs one family.
-const families = { agent: agentGroups, llm: llmGroups, proxy: proxyGroups }
-const only = process.env.BENCH_ONLY as keyof typeof families | undefined
-const selected = only ? families[only] : Object.values(families).flat()
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
 
 for (const group of selected) {
   await group.setup?.()
-  const bench = new Bench({ time, warmupTime: 300 })
-  for (const c of group.cases) bench.add(c.name, c.fn)
-  await bench.run()
+  const samples = new Map<string, number[]>(group.cases.map((c) => [c.name, []]))
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ time, warmupTime: 200 })
+    const order = group.cases.map((_, i) => group.cases[(i + round) % group.cases.length])
+    for (const c of order) bench.add(c.name, c.fn)
+    await bench.run()
+    for (const task of bench.tasks) samples.get(task.name)?.push(opsPerSecond(task))
+  }
   await group.teardown?.()
 
-  const baseline = opsPerSecond(bench.tasks[0]) || 1
+  const baselineRuns = samples.get(group.cases[0].name) ?? []
   console.log(`\n${group.title}`)
-  for (const task of bench.tasks) {
-    const hz = opsPerSecond(task)
-    const ratio = hz / baseline
-    console.log(`  ${task.name.padEnd(60)} ${hz.toFixed(0).padStart(9)} ops/s   ×${ratio.toFixed(2)} of baseline`)
+  for (const c of group.cases) {
+    const runs = samples.get(c.name) ?? []
+    // Ratios round by round (same conditions), summarised by their median and range.
+    const ratios = runs.map((hz, i) => hz / (baselineRuns[i] || 1))
+    const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`
+    console.log(
+      `  ${c.name.padEnd(60)} ${median(runs).toFixed(0).padStart(9)} ops/s   ×${median(ratios).toFixed(2)} (rounds ${range})`,
+    )
   }
 }

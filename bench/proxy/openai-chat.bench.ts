@@ -48,7 +48,21 @@ async function teardown(): Promise<void> {
   await aimock.stop()
 }
 
+// Both servers record every request; clear them now and then so memory stays flat for both.
+let calls = 0
+function clearRecords(): void {
+  if (++calls % 1000 !== 0) return
+  proxy.reset()
+  aimock.clearRequests()
+}
+
+function create(client: OpenAI) {
+  clearRecords()
+  return client.chat.completions.create(body)
+}
+
 async function streamed(client: OpenAI): Promise<void> {
+  clearRecords()
   const stream = await client.chat.completions.create({ ...body, stream: true })
   for await (const _ of stream) void _
 }
@@ -59,9 +73,9 @@ export const groups: BenchGroup[] = [
     setup,
     teardown,
     cases: [
-      { name: 'bare node:http server (floor)', fn: () => clients.bare.chat.completions.create(body) },
-      { name: 'FakeProxy + ScriptedLLM map', fn: () => clients.proxy.chat.completions.create(body) },
-      { name: 'aimock LLMock', fn: () => clients.aimock.chat.completions.create(body) },
+      { name: 'bare node:http server (floor)', fn: () => create(clients.bare) },
+      { name: 'FakeProxy + ScriptedLLM map', fn: () => create(clients.proxy) },
+      { name: 'aimock LLMock', fn: () => create(clients.aimock) },
     ],
   },
   {

@@ -48,7 +48,10 @@ export function checkOptions(
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw argumentError(owner, 'options', 'an object', options)
   }
-  for (const [key, value] of Object.entries(options)) {
+  // A for-in over own keys, not Object.entries: envelopes are built on every MockAgent call.
+  for (const key in options) {
+    if (!Object.hasOwn(options, key)) continue
+    const value = (options as Record<string, unknown>)[key]
     const check = checks[key]
     if (!check) {
       throw new TypeError(
