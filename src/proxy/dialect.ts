@@ -176,7 +176,6 @@ export function requireArray(json: Record<string, unknown>, field: string): unkn
   return value
 }
 
-/** A plain-object view of `value` (empty for anything else), for reading optional fields. */
 /**
  * The neutral tools of a wire request: each wire tool is turned into `{ name, description,
  * schema }` by `fields` (the dialects name them differently); tools without a name are skipped.
@@ -197,6 +196,7 @@ export function decodeToolList(
   })
 }
 
+/** A plain-object view of `value` (empty for anything else), for reading optional fields. */
 export function record(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
 }
