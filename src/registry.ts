@@ -18,6 +18,8 @@ interface RegistryState {
   live: Set<RegisteredDouble>
   /** Doubles created while a test runs; `null` outside a test. */
   testScope: Set<RegisteredDouble> | null
+  /** Open scopes: tests running now, counted once per opener (setup hook, auto fixture). */
+  openScopes: number
 }
 
 const KEY = Symbol.for('agent-doubles')
@@ -26,7 +28,7 @@ function state(): RegistryState {
   const holder = globalThis as unknown as Record<symbol, RegistryState | undefined>
   let current = holder[KEY]
   if (!current) {
-    current = { live: new Set(), testScope: null }
+    current = { live: new Set(), testScope: null, openScopes: 0 }
     holder[KEY] = current
   }
   return current
@@ -73,8 +75,10 @@ export function resetAll(): void {
 
 /** Marks the start of a test: doubles created from now on belong to it. @internal */
 export function beginTestScope(): void {
-  // Both the setup entry's beforeEach and the fixture's auto scope may open it: keep one.
-  state().testScope ??= new Set()
+  const registry = state()
+  // Older copies of this package kept no count; start one.
+  registry.openScopes = (registry.openScopes ?? 0) + 1
+  registry.testScope ??= new Set()
 }
 
 /**
@@ -83,6 +87,10 @@ export function beginTestScope(): void {
  */
 export async function endTestScope(): Promise<void> {
   const registry = state()
+  // Concurrent tests (and a setup hook beside the auto fixture) each open the scope: only when
+  // the last one closes is it safe to reset what they share and drop what they made.
+  registry.openScopes = Math.max(0, (registry.openScopes ?? 1) - 1)
+  if (registry.openScopes > 0) return
   const created = registry.testScope ?? new Set<RegisteredDouble>()
   registry.testScope = null
   resetAll()
@@ -92,5 +100,9 @@ export async function endTestScope(): Promise<void> {
 
 /** Closes every live double that holds a server (the setup entries call it after each file). @internal */
 export async function closeAll(): Promise<void> {
+  // A file's end also ends any test scope a failed hook left open, so the next file starts clean.
+  const registry = state()
+  registry.openScopes = 0
+  registry.testScope = null
   await Promise.all(liveDoubles().map((double) => double.close?.()))
 }

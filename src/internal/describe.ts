@@ -52,7 +52,8 @@ export function checkOptions(
   for (const key in options) {
     if (!Object.hasOwn(options, key)) continue
     const value = (options as Record<string, unknown>)[key]
-    const check = checks[key]
+    // Own names only: `toString` or `constructor` must read as unknown options, not as checks.
+    const check = Object.hasOwn(checks, key) ? checks[key] : undefined
     if (!check) {
       throw new TypeError(
         `${PREFIX} ${owner}: unknown option ${JSON.stringify(key)}; expected one of ${Object.keys(checks).join(', ')}`,

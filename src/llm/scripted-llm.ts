@@ -62,7 +62,7 @@ function isLatency(value: unknown): boolean {
 
 /** Whether an object argument is options (every key an option name) rather than a reply map. */
 function isOptionsObject(value: unknown): value is ScriptedLLMOptions {
-  return is.object(value) && Object.keys(value as object).every((key) => key in OPTION_CHECKS)
+  return is.object(value) && Object.keys(value as object).every((key) => Object.hasOwn(OPTION_CHECKS, key))
 }
 
 /** How a double is built when it does not come from `new ScriptedLLM(script, options)`. */
@@ -108,10 +108,8 @@ export class ScriptedLLM implements LLM {
     if (blueprint) {
       ;({ source: this.#source, options: this.#options, perCall: this.#perCall } = blueprint)
     } else {
+      // One object whose keys are all option names is options; given beside options, it is the script.
       if (options === undefined && isOptionsObject(script)) [script, options] = [undefined, script]
-      else if (options !== undefined && isOptionsObject(script) && Object.keys(script).length > 0) {
-        throw argumentError('ScriptedLLM', 'script', 'a script when options are given as well', script)
-      }
       checkOptions('ScriptedLLM', options, OPTION_CHECKS)
       this.#source = compileScript(script)
       this.#options = { ...options }

@@ -3,7 +3,6 @@
  * reasoning split into chunks, tool calls whole, one `finish` at the end.
  * @module
  */
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { ModelResponse, StreamEvent } from './types.js'
 
 /** How streamed text is split: by word (each word keeps its trailing space), by character, or every `n` characters. */
@@ -59,4 +58,9 @@ export async function* streamResponse(
     if (delay > 0) await sleep(delay)
     yield events[i]
   }
+}
+
+/** Waits on the global timer, so a test's fake timers (`vi.useFakeTimers()`) control latency too. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
 }

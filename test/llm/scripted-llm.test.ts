@@ -136,8 +136,12 @@ describe('reply forms', () => {
     expect(() => scriptedLLM(undefined, { slots: 0 })).toThrow(/option slots must be a positive integer, got 0/)
     expect(() => scriptedLLM(undefined, { chunking: 'lines' as never })).toThrow(/option chunking/)
     expect(() => scriptedLLM(undefined, { colour: 'red' } as never)).toThrow(/unknown option "colour"/)
-    expect(() => scriptedLLM({ slots: 2 }, { model: 'x' })).toThrow(/script must be a script when options are given/)
+    // Beside options, an object is the script even when its keys look like option names.
+    expect(() => scriptedLLM({ slots: 2 }, { model: 'x' })).toThrow(/ScriptedLLM: .*reply.*got 2/)
     expect(() => scriptedLLM(['x'], 5 as never)).toThrow(/ScriptedLLM: options must be an object, got 5/)
+    // Names of Object.prototype members are unknown options, not a crash; alone they make a map.
+    expect(() => scriptedLLM(['x'], { toString: 1 } as never)).toThrow(/unknown option "toString"/)
+    expect(scriptedLLM({ constructor: 'hi' } as never).turnsRemaining).toBeUndefined()
     expect(() => toolCall('' as string)).toThrow(/toolCall: name must be a non-empty string/)
   })
 })

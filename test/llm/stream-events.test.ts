@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { chunkText, responseEvents } from '../../src/llm/stream-events.js'
+import { describe, expect, it, vi } from 'vitest'
+import { chunkText, responseEvents, streamResponse } from '../../src/llm/stream-events.js'
 import { estimateInputTokens, estimateTokens, usageFor } from '../../src/llm/usage.js'
 import type { ModelRequest } from '../../src/llm/types.js'
 
@@ -59,5 +59,27 @@ describe('usage', () => {
     const content = [{ type: 'text' as const, text: '12345678' }]
     expect(usageFor('estimate', req, content, undefined)).toEqual({ inputTokens: 4, outputTokens: 2 })
     expect(usageFor({ inputTokens: 10, outputTokens: 20 }, req, content, { outputTokens: 5 })).toEqual({ inputTokens: 10, outputTokens: 5 })
+  })
+})
+
+describe('latency', () => {
+  it('waits on the global timer, so fake timers control it like MockAgent delayMs', async () => {
+    vi.useFakeTimers()
+    try {
+      const response = { content: [{ type: 'text' as const, text: 'a b' }], finishReason: 'stop' as const, usage: { inputTokens: 1, outputTokens: 1 } }
+      const stream = streamResponse(response, 'words', { firstChunkMs: 100, chunkMs: 50 })[Symbol.asyncIterator]()
+      const first = stream.next()
+      let settled = false
+      void first.then(() => (settled = true))
+      await vi.advanceTimersByTimeAsync(99)
+      expect(settled).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(await first).toEqual({ done: false, value: { type: 'text-delta', text: 'a ' } })
+      const second = stream.next()
+      await vi.advanceTimersByTimeAsync(50)
+      expect(await second).toEqual({ done: false, value: { type: 'text-delta', text: 'b' } })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -55,6 +55,17 @@ describe('toHaveReceivedToolResult', () => {
     expect(llm).not.toHaveReceivedToolResult('search')
   })
 
+  test('compares the parsed JSON text with asymmetric matchers and primitives too', () => {
+    expect(llm).toHaveReceivedToolResult('get_weather', expect.objectContaining({ sky: 'clear' }))
+    expect(llm).not.toHaveReceivedToolResult('get_weather', expect.objectContaining({ sky: 'rain' }))
+    const counted = fakeLLM([
+      { model: 'm', stream: false, messages: [{ role: 'tool', content: [{ type: 'tool-result', id: 'x', name: 'count', result: '21' }] }] },
+    ])
+    expect(counted).toHaveReceivedToolResult('count', 21)
+    expect(counted).toHaveReceivedToolResult('count', '21')
+    expect(counted).not.toHaveReceivedToolResult('count', 22)
+  })
+
   test('uses the name on the result when the wire format carried one', () => {
     const named = fakeLLM([
       { model: 'm', stream: false, messages: [{ role: 'tool', content: [{ type: 'tool-result', id: 'x', name: 'lookup', result: { ok: true } }] }] },
