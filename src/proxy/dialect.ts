@@ -55,8 +55,11 @@ export interface ModelDialect extends DialectBase {
   encodeJson(response: ModelResponse, context: EncodeContext): unknown
   /** SSE frames for `events`, which always end with one `finish` (see {@link withFinish}). */
   encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncIterable<SseFrame>
-  /** The frame that reports an error after a stream has started. */
-  streamError(message: string): SseFrame
+  /**
+   * The frame that reports an error after a stream has started, as frame number `framesSent`
+   * (Responses numbers its events).
+   */
+  streamError(message: string, framesSent: number): SseFrame
 }
 
 /** What a self-answering dialect knows beyond {@link EncodeContext}. */

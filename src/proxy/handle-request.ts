@@ -55,9 +55,11 @@ export interface ProxyState {
 
 /**
  * Headers of a 500 caused by the test's own double (a script that ran out or mismatched, a
- * throwing reply function): resending cannot help, so the SDKs are told not to retry.
+ * throwing reply function): resending cannot help, so the SDKs are told not to retry. The AI
+ * SDK ignores that and retries every 500; `retry-after-ms` makes it do so at once rather than
+ * after its 2 s and 4 s backoff.
  */
-const DOUBLE_FAULT = { 'x-should-retry': 'false' }
+const DOUBLE_FAULT = { 'x-should-retry': 'false', 'retry-after-ms': '1' }
 
 /** Handles one HTTP request; never rejects for a request's own faults. */
 export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: ProxyState): Promise<void> {
@@ -131,7 +133,14 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   // Answer, and record.
   state.requests.push(record)
   const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: Math.floor(Date.now() / 1000) }
-  const answer = { res, requestId, style: dialect.errorStyle, fault: () => (modelTraffic ? state.faults.take() : undefined) }
+  const fault = modelTraffic ? state.faults.take() : undefined
+  if (fault?.kind === 'disconnect' && fault.afterChunks === 0) {
+    // Cut before any answer exists: the brain is not asked, so a client's retry meets the turn
+    // this request would have used.
+    res.socket?.destroy()
+    return
+  }
+  const answer = { res, requestId, style: dialect.errorStyle, fault }
   if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
   if (state.recordMode?.originFor(dialect.id)) {
     const forwarded = {
@@ -173,12 +182,12 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   return writeJson(answer, 200, dialect.encodeJson(response, context))
 }
 
-/** Where an answer goes, and the fault (if any) it must carry, taken only when it is written. */
+/** Where an answer goes, and the fault (if any) planned for it. */
 interface AnswerTarget {
   res: ServerResponse
   requestId: string
   style: ErrorStyle
-  fault(): Fault | undefined
+  fault: Fault | undefined
 }
 
 async function answerStream(
@@ -201,8 +210,8 @@ async function answerStream(
   }
   const frames = dialect.encodeStream(recording(first, events, record), context)
   await writeSse(answer.res, answer.requestId, frames, {
-    fault: answer.fault(),
-    onError: (error) => dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`),
+    fault: answer.fault,
+    onError: (error, framesSent) => dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent),
   })
 }
 
@@ -247,7 +256,7 @@ function writeJson(answer: AnswerTarget, status: number, body: unknown, headers?
 }
 
 async function writeText(answer: AnswerTarget, status: number, text: string, headers: Record<string, string> = {}): Promise<void> {
-  const fault = answer.fault()
+  const { fault } = answer
   if (fault) return writeBrokenJson(answer.res, status, { ...jsonHeaders(answer.requestId), ...headers }, text, fault)
   sendJson(answer.res, answer.requestId, status, text, headers)
 }

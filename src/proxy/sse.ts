@@ -43,7 +43,7 @@ export async function writeSse(
   res: ServerResponse,
   requestId: string,
   frames: AsyncIterable<SseFrame>,
-  options: { fault?: Fault; onError: (error: unknown) => SseFrame },
+  options: { fault?: Fault; onError: (error: unknown, framesSent: number) => SseFrame },
 ): Promise<void> {
   if (options.fault?.kind === 'disconnect' && options.fault.afterChunks === 0) {
     res.socket?.destroy()
@@ -63,7 +63,7 @@ export async function writeSse(
       sent++
     }
   } catch (error) {
-    if (!res.destroyed) await out.write(formatFrame(options.onError(error)))
+    if (!res.destroyed) await out.write(formatFrame(options.onError(error, sent)))
   }
   if (options.fault && !res.destroyed) return await breakStream(res, options.fault, out)
   res.end()

@@ -4,6 +4,7 @@ import { generateText, Output, stepCountIs, streamText, tool, type LanguageModel
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import { ScriptedLLM } from '../../src/llm/scripted-llm.js'
 import { listLLM, startProxy, text, toolCall } from './helpers.js'
 
 // The Anthropic provider warns about the unknown model id on every call; the tests expect it.
@@ -113,4 +114,23 @@ test('Responses item_reference inputs decode to the text the proxy sent earlier'
     { role: 'assistant', content: [{ type: 'text', text: 'first answer' }] },
     { role: 'user', content: [{ type: 'text', text: 'two' }] },
   ])
+})
+
+test('streamed structured output through Anthropic’s forced json tool survives a reasoning block', async () => {
+  const proxy = await startProxy({ llm: new ScriptedLLM([{ reasoning: 'think first', text: '{"answer":42}' }]) })
+  const model = createAnthropic({ apiKey: 'k', baseURL: `${proxy.url}/v1` })('my-fake-model')
+  const result = streamText({ model, prompt: 'answer', maxRetries: 0, output: Output.object({ schema: z.object({ answer: z.number() }) }) })
+  expect(await result.output).toEqual({ answer: 42 })
+})
+
+test('a scripted error reaches the AI SDK at once: its retries are told to come back after 1 ms', async () => {
+  const llm = new ScriptedLLM([new Error('boom')])
+  const proxy = await startProxy({ llm })
+  const model = createOpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1` }).chat('gpt-4o-mini')
+  const started = performance.now()
+  // The AI SDK retries every 500 (it ignores x-should-retry): the first attempt fails with the
+  // scripted error, the retries find the script exhausted — all without the 2 s + 4 s backoff.
+  await expect(generateText({ model, prompt: 'hi' })).rejects.toThrow(/Failed after 3 attempts.*script exhausted/s)
+  expect(performance.now() - started).toBeLessThan(1900)
+  expect(llm.callCount).toBe(3)
 })

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { CANNED_REPLY } from '../../src/proxy/default-brain.js'
+import { ScriptedLLM } from '../../src/llm/scripted-llm.js'
 import { anthropicFor, listLLM, postJson, startProxy, text, toolCall } from './helpers.js'
 
 const weatherTool = {
@@ -40,6 +41,17 @@ describe('Anthropic Messages through @anthropic-ai/sdk', () => {
     expect(final.usage.output_tokens).toBe(4)
     expect(final.usage.input_tokens).toBe(12)
     expect(final.stop_reason).toBe('end_turn')
+  })
+
+  test('a raw stream reports the input tokens in message_start, as the JSON answer does', async () => {
+    const proxy = await startProxy({ llm: new ScriptedLLM() })
+    const body = { model: 'c', max_tokens: 16, system: 'Be brief.', messages: [{ role: 'user' as const, content: 'How many tokens is this?' }] }
+    const json = await anthropicFor(proxy).messages.create(body)
+    const events = []
+    for await (const event of await anthropicFor(proxy).messages.create({ ...body, stream: true })) events.push(event)
+    const start = events.find((event) => event.type === 'message_start')
+    expect(json.usage.input_tokens).toBeGreaterThan(0)
+    expect(start?.type === 'message_start' && start.message.usage.input_tokens).toBe(json.usage.input_tokens)
   })
 
   test('a tool_use turn, streamed with its input split into partial_json deltas', async () => {
@@ -121,5 +133,6 @@ describe('Anthropic Messages through @anthropic-ai/sdk', () => {
     const ids: string[] = []
     for await (const model of anthropicFor(proxy).models.list()) ids.push(model.id)
     expect(ids).toContain('claude-sonnet-4-6')
+    expect(await anthropicFor(proxy).models.retrieve('claude-x')).toMatchObject({ type: 'model', id: 'claude-x', display_name: 'claude-x' })
   })
 })

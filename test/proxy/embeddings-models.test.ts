@@ -57,5 +57,9 @@ describe('the model list', () => {
     expect(ids).toContain('gpt-4o-mini')
     const one = await client.models.retrieve('my-model')
     expect(one).toMatchObject({ id: 'my-model', object: 'model' })
+    // Not valid percent-encoding: answered with the id as sent, not a crash.
+    const odd = await fetch(`${proxy.url}/v1/models/%E0%A4%A`)
+    expect(odd.status).toBe(200)
+    expect(await odd.json()).toMatchObject({ id: '%E0%A4%A', object: 'model' })
   })
 })

@@ -1,10 +1,24 @@
 import { describe, expect, test } from 'vitest'
 import { anthropicFor, listLLM, openaiFor, raw, startProxy, text } from './helpers.js'
 import { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import { ScriptedLLM } from '../../src/llm/scripted-llm.js'
 
 const chat = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] }
 
 describe('proxy.fail()', () => {
+  test('a disconnect before any answer does not use up a scripted turn: the retry gets it', async () => {
+    const proxy = await startProxy({ llm: new ScriptedLLM(['the answer']) })
+    proxy.fail({ kind: 'disconnect', afterChunks: 0, times: 2 })
+    const completion = await openaiFor(proxy, { maxRetries: 2 }).chat.completions.create(chat)
+    expect(completion.choices[0].message.content).toBe('the answer')
+    const streamed = new ScriptedLLM(['streamed answer'])
+    proxy.use(streamed)
+    proxy.fail({ kind: 'disconnect', afterChunks: 0 })
+    const message = await anthropicFor(proxy, { maxRetries: 1 }).messages.stream({ model: 'c', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }).finalMessage()
+    expect(message.content).toEqual([expect.objectContaining({ text: 'streamed answer' })])
+    expect(streamed.callCount).toBe(1)
+  })
+
   test('disconnect cuts a stream after afterChunks events', async () => {
     const proxy = await startProxy({ llm: listLLM(text('one two three four five six')) })
     proxy.fail({ kind: 'disconnect', afterChunks: 3 })

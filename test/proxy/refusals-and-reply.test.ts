@@ -125,6 +125,12 @@ describe('a brain that throws', () => {
     expect(answer.text).toContain('event: error\ndata: {"type":"error","error":{"type":"api_error","message":"')
     expect(answer.text).toContain('boom mid-stream')
     expect(answer.text.endsWith('\n\n')).toBe(true)
+
+    // Responses numbers its events: the error continues the sequence.
+    const responses = await postJson(`${proxy.url}/v1/responses`, { model: 'm', stream: true, input: 'x' })
+    const numbers = [...responses.text.matchAll(/"sequence_number":(\d+)/g)].map((match) => Number(match[1]))
+    expect(responses.text).toContain('event: error')
+    expect(numbers).toEqual(numbers.map((_, i) => i))
   })
 })
 

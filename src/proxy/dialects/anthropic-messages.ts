@@ -2,6 +2,7 @@
  * Anthropic Messages (`POST /v1/messages`), JSON and SSE, per `reference/wire-protocols.md` §4.
  * @module
  */
+import { estimateInputTokens } from '../../llm/usage.js'
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../../llm/types.js'
 import {
   anthropicErrorBody,
@@ -193,7 +194,9 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      // The brain's own count comes with `finish`; until then the neutral estimate (what a
+      // ScriptedLLM reports by default), so clients reading usage here see a real number.
+      usage: { input_tokens: estimateInputTokens(context.request), output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     },
   })
   const close = function* (): Generator<SseFrame> {
@@ -201,7 +204,9 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
     if (open) yield frame({ type: 'content_block_stop', index })
     open = undefined
   }
+  let sentToolBlock = false
   const toolBlock = function* (id: string, name: string, args: unknown): Generator<SseFrame> {
+    sentToolBlock = true
     yield* close()
     index++
     yield frame({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } })
@@ -231,7 +236,9 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
     } else if (event.type === 'finish') {
       yield* close()
       let reason = event.response.finishReason
-      if (jsonTool && index === -1) {
+      // Structured output through the forced tool: the text becomes its input, whatever
+      // reasoning blocks came before.
+      if (jsonTool && !sentToolBlock) {
         yield* toolBlock('toolu_json', JSON_TOOL, parseArguments(jsonText))
         reason = 'tool-calls'
       }

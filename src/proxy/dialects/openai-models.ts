@@ -26,14 +26,32 @@ export const openaiModels: DirectDialect = {
   needs: [],
   decode: (): ModelRequest => ({ model: '', messages: [], stream: false }),
   answer: (_request, { headers, path }) => {
+    const anthropic = headers['anthropic-version'] !== undefined
     const one = /\/models\/([^/]+)$/.exec(path)
-    if (one) return openaiModel(decodeURIComponent(one[1]))
-    if (headers['anthropic-version'] !== undefined) {
-      const data = listedModels.map((id) => ({ type: 'model', id, display_name: id, created_at: new Date(CREATED * 1000).toISOString() }))
+    if (one) {
+      const id = safeDecode(one[1])
+      return anthropic ? anthropicModel(id) : openaiModel(id)
+    }
+    if (anthropic) {
+      const data = listedModels.map(anthropicModel)
       return { data, has_more: false, first_id: data[0].id, last_id: data.at(-1)?.id }
     }
     return { object: 'list', data: listedModels.map(openaiModel) }
   },
+}
+
+/** A path segment decoded, or as sent when it is not valid percent-encoding. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+/** One model in Anthropic's shape. */
+function anthropicModel(id: string): Record<string, unknown> {
+  return { type: 'model', id, display_name: id, created_at: new Date(CREATED * 1000).toISOString() }
 }
 
 /** One model in OpenAI's shape (also the answer of `GET /v1/models/{id}`). */

@@ -30,9 +30,10 @@ export const openaiResponses: ModelDialect = {
   decode,
   encodeJson,
   encodeStream,
-  streamError: (message) => ({
+  // Every event before the error took one sequence number, from 0.
+  streamError: (message, framesSent) => ({
     event: 'error',
-    data: JSON.stringify({ type: 'error', code: 'server_error', message, param: null, sequence_number: 0 }),
+    data: JSON.stringify({ type: 'error', code: 'server_error', message, param: null, sequence_number: framesSent }),
   }),
 }
 
