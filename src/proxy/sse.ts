@@ -45,10 +45,6 @@ export async function writeSse(
   frames: AsyncIterable<SseFrame>,
   options: { fault?: Fault; onError: (error: unknown, framesSent: number) => SseFrame },
 ): Promise<void> {
-  if (options.fault?.kind === 'disconnect' && options.fault.afterChunks === 0) {
-    res.socket?.destroy()
-    return
-  }
   const out = writer(res)
   res.writeHead(200, sseHeaders(requestId))
   out.batch()
@@ -66,7 +62,7 @@ export async function writeSse(
     if (!res.destroyed) await out.write(formatFrame(options.onError(error, sent)))
   }
   if (options.fault && !res.destroyed) return await breakStream(res, options.fault, out)
-  res.end()
+  out.end()
 }
 
 async function breakStream(res: ServerResponse, fault: Fault, out: Writer): Promise<void> {
@@ -76,7 +72,7 @@ async function breakStream(res: ServerResponse, fault: Fault, out: Writer): Prom
     res.socket?.destroy()
   } else if (fault.kind === 'malformed') {
     await out.write('data: {"broken": \n\n')
-    res.end()
+    out.end()
   } else {
     // stall: keep the connection open, sending nothing, until the client or close() ends it.
     await out.gone
@@ -93,6 +89,8 @@ interface Writer {
   write(text: string): Promise<void>
   /** Settles once everything written so far is handed to the socket (or the socket is gone). */
   flushed(): Promise<void>
+  /** Ends the answer, releasing a held batch first. */
+  end(): void
   readonly gone: Promise<void>
 }
 
@@ -100,14 +98,16 @@ function writer(res: ServerResponse): Writer {
   const gone = closed(res)
   let last: Promise<void> = Promise.resolve()
   let corked = false
+  const uncork = (): void => {
+    if (!corked) return
+    corked = false
+    res.uncork()
+  }
   const batch = (): void => {
     if (corked) return
     corked = true
     res.cork()
-    process.nextTick(() => {
-      corked = false
-      res.uncork()
-    })
+    process.nextTick(uncork)
   }
   return {
     gone,
@@ -120,5 +120,10 @@ function writer(res: ServerResponse): Writer {
       if (res.writableNeedDrain) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone])
     },
     flushed: () => last,
+    end() {
+      // Node 24 drops what is still corked when end() comes first: release it before ending.
+      uncork()
+      res.end()
+    },
   }
 }
