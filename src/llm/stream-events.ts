@@ -34,8 +34,12 @@ export function chunkText(text: string, chunking: Chunking): string[] {
 export function responseEvents(response: ModelResponse, chunking: Chunking): StreamEvent[] {
   const events: StreamEvent[] = []
   for (const part of response.content) {
-    if (part.type === 'text') for (const text of chunkText(part.text, chunking)) events.push({ type: 'text-delta', text })
-    else if (part.type === 'reasoning') {
+    if (part.type === 'text') {
+      // An empty text still streams as one (empty) delta, so a stream carries the same text
+      // block the JSON answer does.
+      const chunks = part.text === '' ? [''] : chunkText(part.text, chunking)
+      for (const text of chunks) events.push({ type: 'text-delta', text })
+    } else if (part.type === 'reasoning') {
       for (const text of chunkText(part.text, chunking)) events.push({ type: 'reasoning-delta', text })
     } else if (part.type === 'tool-call') events.push({ type: 'tool-call', id: part.id, name: part.name, args: part.args })
   }

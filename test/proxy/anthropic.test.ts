@@ -54,6 +54,15 @@ describe('Anthropic Messages through @anthropic-ai/sdk', () => {
     expect(start?.type === 'message_start' && start.message.usage.input_tokens).toBe(json.usage.input_tokens)
   })
 
+  test('an empty reply is the same empty text block streamed or not', async () => {
+    const proxy = await startProxy({ llm: new ScriptedLLM(() => '') })
+    const body = { model: 'c', max_tokens: 8, messages: [{ role: 'user' as const, content: 'say nothing' }] }
+    const json = await anthropicFor(proxy).messages.create(body)
+    const streamed = await anthropicFor(proxy).messages.stream(body).finalMessage()
+    expect(json.content).toEqual([expect.objectContaining({ type: 'text', text: '' })])
+    expect(streamed.content).toEqual([expect.objectContaining({ type: 'text', text: '' })])
+  })
+
   test('a tool_use turn, streamed with its input split into partial_json deltas', async () => {
     const proxy = await startProxy({ llm: listLLM(toolCall('get_weather', { city: 'Paris' }, 'toolu_01', 'Let me check.')) })
     const partials: string[] = []

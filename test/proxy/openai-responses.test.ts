@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { CANNED_REPLY } from '../../src/proxy/default-brain.js'
 import { listLLM, openaiFor, postJson, startProxy, text, toolCall } from './helpers.js'
 import type { ModelResponse } from '../../src/llm/types.js'
+import { ScriptedLLM } from '../../src/llm/scripted-llm.js'
 
 describe('OpenAI Responses through the openai client', () => {
   test('responses.create gives output_text and records instructions as the system prompt', async () => {
@@ -26,6 +27,15 @@ describe('OpenAI Responses through the openai client', () => {
     expect(final.output_text).toBe('Hello from fake')
     expect(deltas.join('')).toBe('Hello from fake')
     expect(final.usage).toMatchObject({ input_tokens: 7, output_tokens: 3 })
+  })
+
+  test('an empty reply is the same one empty message streamed or not', async () => {
+    const proxy = await startProxy({ llm: new ScriptedLLM(() => '') })
+    const json = await openaiFor(proxy).responses.create({ model: 'm', input: 'say nothing' })
+    const streamed = await openaiFor(proxy).responses.stream({ model: 'm', input: 'say nothing' }).finalResponse()
+    for (const response of [json, streamed]) {
+      expect(response.output).toEqual([expect.objectContaining({ type: 'message', content: [expect.objectContaining({ type: 'output_text', text: '' })] })])
+    }
   })
 
   test('responses.stream() delivers a function call with its arguments in several deltas', async () => {
