@@ -38,6 +38,32 @@ describe('OpenAI Responses through the openai client', () => {
     }
   })
 
+  test('previous_response_id continues the conversation the proxy answered, streamed or not', async () => {
+    for (const stream of [false, true]) {
+      const llm = new ScriptedLLM([{ toolCalls: [{ name: 'get_weather', args: { city: 'Oslo' }, id: 'call_7' }] }, 'Cold.'])
+      const proxy = await startProxy({ llm })
+      const client = openaiFor(proxy)
+      const tools = [{ type: 'function' as const, name: 'get_weather', parameters: { type: 'object' }, strict: false }]
+      const first = stream
+        ? await client.responses.stream({ model: 'm', instructions: 'Be brief.', input: 'Weather in Oslo?', tools }).finalResponse()
+        : await client.responses.create({ model: 'm', instructions: 'Be brief.', input: 'Weather in Oslo?', tools })
+      const call = first.output.find((item) => item.type === 'function_call')
+      const second = await client.responses.create({
+        model: 'm',
+        previous_response_id: first.id,
+        input: [{ type: 'function_call_output', call_id: call?.type === 'function_call' ? call.call_id : '', output: '-3°C' }],
+        tools,
+      })
+      expect(second.output_text).toBe('Cold.')
+      expect(llm.requests[1].messages).toEqual([
+        { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }] },
+        { role: 'assistant', content: [{ type: 'tool-call', id: 'call_7', name: 'get_weather', args: { city: 'Oslo' } }] },
+        { role: 'tool', content: [{ type: 'tool-result', id: 'call_7', name: 'get_weather', result: '-3°C' }] },
+      ])
+      expect(llm.requests[1].system).toBeUndefined()
+    }
+  })
+
   test('responses.stream() delivers a function call with its arguments in several deltas', async () => {
     const proxy = await startProxy({ llm: listLLM(toolCall('get_weather', { city: 'Paris' }, 'call_7')) })
     const deltas: string[] = []

@@ -40,7 +40,10 @@ export const openaiResponses: ModelDialect = {
 function decode(json: Record<string, unknown>): ModelRequest {
   const model = requireString(json, 'model')
   const system: string[] = typeof json.instructions === 'string' && json.instructions !== '' ? [json.instructions] : []
-  const messages: Message[] = []
+  // A conversation continued with `previous_response_id` starts from what that response saw and
+  // said (instructions are not carried over, as with OpenAI).
+  const previous = typeof json.previous_response_id === 'string' ? conversations.get(json.previous_response_id) : undefined
+  const messages: Message[] = previous ? structuredClone(previous) : []
   if (typeof json.input === 'string') messages.push({ role: 'user', content: [{ type: 'text', text: json.input }] })
   else if (Array.isArray(json.input)) for (const raw of json.input) decodeItem(record(raw), system, messages)
   else throw new BadRequest('input must be a string or an array of input items', 'input')
@@ -91,11 +94,24 @@ function decodeItem(item: Record<string, unknown>, system: string[], messages: M
  * (they carry the proxy's request id); the oldest are dropped past a bound.
  */
 const issued = new Map<string, Part[]>()
-const ISSUED_LIMIT = 10_000
+
+/** Each answered response's conversation (its input plus its output), by response id. */
+const conversations = new Map<string, Message[]>()
+
+/** How many items or conversations are kept before the oldest are dropped. */
+const REMEMBERED_LIMIT = 10_000
+
+function keep<T>(map: Map<string, T>, id: string, value: T): void {
+  map.set(id, value)
+  if (map.size > REMEMBERED_LIMIT) map.delete(map.keys().next().value as string)
+}
 
 function remember(id: string, part: Part): void {
-  issued.set(id, [part])
-  if (issued.size > ISSUED_LIMIT) issued.delete(issued.keys().next().value as string)
+  keep(issued, id, [part])
+}
+
+function rememberConversation(context: EncodeContext, response: ModelResponse): void {
+  keep(conversations, `resp_${context.id}`, [...context.request.messages, { role: 'assistant', content: response.content }])
 }
 
 function decodeUserContent(content: unknown): Part[] {
@@ -200,6 +216,7 @@ function usageOf(response: ModelResponse): unknown {
 function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
   const items = outputItems(response.content, context)
   for (const item of items) rememberItem(item)
+  rememberConversation(context, response)
   return responseObject(context, 'completed', items, response)
 }
 
@@ -266,6 +283,7 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       yield frame('response.output_item.done', { output_index: n, item: output.at(-1) })
     } else if (event.type === 'finish') {
       yield* closeOpen()
+      rememberConversation(context, event.response)
       const response = responseObject(context, 'completed', output, event.response)
       yield frame(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response })
     }
