@@ -40,7 +40,13 @@ export async function serve(argv: string[], log: (line: string) => void = consol
     ...(values['upstream-openai'] ? { openai: values['upstream-openai'] } : {}),
     ...(values['upstream-anthropic'] ? { anthropic: values['upstream-anthropic'] } : {}),
   }
-  if (values.record || Object.keys(upstream).length > 0) {
+  if (values.record && Object.keys(upstream).length === 0) {
+    throw new TypeError('[agent-doubles] serve: --record needs --upstream-openai URL or --upstream-anthropic URL to forward to')
+  }
+  if (!values.record && Object.keys(upstream).length > 0) {
+    throw new TypeError('[agent-doubles] serve: --upstream-openai and --upstream-anthropic need --record file.jsonl')
+  }
+  if (values.record) {
     Object.assign(options, { upstream, record: values.record })
   }
 

@@ -133,7 +133,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   // Answer, and record.
   state.requests.push(record)
   const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: Math.floor(Date.now() / 1000) }
-  const fault = modelTraffic ? state.faults.take() : undefined
+  // Forwarded requests answer with the upstream's bytes: faults wait for one the fake answers.
+  const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
+  const fault = modelTraffic && !forwarded ? state.faults.take() : undefined
   if (fault?.kind === 'disconnect' && fault.afterChunks === 0) {
     // Cut before any answer exists: the brain is not asked, so a client's retry meets the turn
     // this request would have used.
@@ -142,8 +144,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   }
   const answer = { res, requestId, style: dialect.errorStyle, fault }
   if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
-  if (state.recordMode?.originFor(dialect.id)) {
-    const forwarded = {
+  if (forwarded && state.recordMode) {
+    const input = {
       dialect: dialect.id,
       method,
       path: req.url ?? path,
@@ -151,7 +153,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       body: parsed.body,
       request: dialect.kind === 'model' ? request : undefined,
     }
-    const outcome = await state.recordMode.serve(forwarded, res)
+    const outcome = await state.recordMode.serve(input, res)
     if (outcome.response) record.response = outcome.response
     if (outcome.refusal) {
       withdraw()

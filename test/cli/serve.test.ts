@@ -53,6 +53,8 @@ describe('serve()', () => {
     await expect(serve(['start'], () => {})).rejects.toThrow(/Usage: agent-doubles serve/)
     await expect(serve(['serve', '--port', 'eighty'], () => {})).rejects.toThrow(/--port must be an integer.*eighty/)
     await expect(serve(['serve', '--nope'], () => {})).rejects.toThrow(/nope/)
+    await expect(serve(['serve', '--record', 'x.jsonl'], () => {})).rejects.toThrow(/--record needs --upstream-openai URL or --upstream-anthropic URL/)
+    await expect(serve(['serve', '--upstream-openai', 'http://127.0.0.1:9'], () => {})).rejects.toThrow(/need --record/)
   })
 })
 

@@ -26,6 +26,20 @@ async function upstreamAndFile() {
 }
 
 describe('new FakeProxy({ upstream, record })', () => {
+  test('a planned fault waits for a request the fake answers itself; forwarded ones pass through', async () => {
+    const { upstream, file } = await upstreamAndFile()
+    const proxy = await startProxy({ upstream: { anthropic: upstream.url }, record: file, llm: listLLM(text('from the brain')) })
+    proxy.fail({ kind: 'malformed' })
+    const anthropic = new Anthropic({ apiKey: ANTHROPIC_KEY, baseURL: proxy.url, maxRetries: 0 })
+    const forwarded = await anthropic.messages.create({ model: 'c', max_tokens: 20, messages: [{ role: 'user', content: 'hello' }] })
+    expect(forwarded.content).toEqual([expect.objectContaining({ text: 'Hello from upstream.' })])
+    const openai = new OpenAI({ apiKey: OPENAI_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 })
+    await expect(openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow()
+    await expect(openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).resolves.toMatchObject({
+      choices: [expect.objectContaining({ message: expect.objectContaining({ content: 'from the brain' }) })],
+    })
+  })
+
   test('forwards an agent’s model requests with the caller’s auth, answers unchanged, and records every turn', async () => {
     const { upstream, file } = await upstreamAndFile()
     const proxy = await startProxy({ agents: ['researcher'], upstream: { openai: upstream.url, anthropic: upstream.url }, record: file })
