@@ -95,13 +95,7 @@ describe('forwardToUpstream', () => {
   })
 
   test('streams each chunk to the caller as it arrives, and resolves with the whole body', async () => {
-    const second = gate()
-    const upstream = await serve(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' })
-      res.write('data: one\n\n')
-      await second.promise
-      res.end('data: two\n\n')
-    })
+    const { upstream, second } = await twoEventUpstream()
     const proxy = await front(upstream.url)
     const res = await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', body: '{}' })
     expect(res.headers.get('content-type')).toBe('text/event-stream')
@@ -117,13 +111,7 @@ describe('forwardToUpstream', () => {
   })
 
   test('keeps reading the upstream to its end when the caller leaves early', async () => {
-    const second = gate()
-    const upstream = await serve(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' })
-      res.write('data: one\n\n')
-      await second.promise
-      res.end('data: two\n\n')
-    })
+    const { upstream, second } = await twoEventUpstream()
     const proxy = await front(upstream.url)
     const abort = new AbortController()
     const res = await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', body: '{}', signal: abort.signal })
@@ -175,3 +163,15 @@ describe('forwardToUpstream', () => {
     await expect(proxy.outcomes[0]).rejects.toBeInstanceOf(UpstreamBrokeOff)
   })
 })
+
+/** An SSE upstream that sends `data: one`, then holds `data: two` until `second.open()`. */
+async function twoEventUpstream() {
+  const second = gate()
+  const upstream = await serve(async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.write('data: one\n\n')
+    await second.promise
+    res.end('data: two\n\n')
+  })
+  return { upstream, second }
+}
