@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: build, package checks, type tests, then the matrix —
-# Node 20 (Vitest 4, Jest 30, openai 6, ai 6) and Node 24 (Vitest 5, Jest 30, openai 7, ai 7).
+# The test suite. `scripts/test-all.sh quick` (npm test) is the quick loop: build, then the
+# Node 20 leg (Vitest 4, Jest 30, openai 6, ai 6) and the examples. Without an argument
+# (npm run test:all, what CI runs) it is the whole matrix: package checks, type tests, the
+# Node 20 and Node 24 (Vitest 5, Jest 30, openai 7, ai 7) legs and the end-to-end suite.
 # Ends with one line "tests: N passed, N failed" summed over every runner.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+mode=${1:-all}
 log=$(mktemp -d)
 status=0
 passed=0
@@ -25,14 +28,16 @@ count() {
   failed=$((failed + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)))
 }
 
-if [ ! -d test/matrix/node24/node_modules ]; then
-  step install-node24-leg npm ci --prefix test/matrix/node24 --engine-strict=false --no-audit --no-fund
+if [ "$mode" = all ] && [ ! -d test/matrix/node24/node_modules ]; then
+  step install-node24-leg npm ci --prefix test/matrix/node24 --engine-strict=false --no-audit --no-fund --loglevel=error
 fi
 
 step build npm run -s build -- --silent
-step typecheck npx tsc -p tsconfig.json --noEmit
-step package-lint npm run -s lint:package
-step matcher-types bash scripts/typecheck-matchers.sh
+if [ "$mode" = all ]; then
+  step typecheck npx tsc -p tsconfig.json --noEmit
+  step package-lint npm run -s lint:package
+  step matcher-types bash scripts/typecheck-matchers.sh
+fi
 step vitest-node20 npx vitest run
 count "$log/vitest-node20.txt"
 step jest-node20 node node_modules/jest/bin/jest.js --detectOpenHandles --ci
@@ -41,12 +46,14 @@ step examples-vitest npx vitest run --config examples/vitest.config.ts
 count "$log/examples-vitest.txt"
 step examples-jest node node_modules/jest/bin/jest.js --config examples/jest.config.cjs --detectOpenHandles --ci
 count "$log/examples-jest.txt"
+if [ "$mode" = all ]; then
 step vitest-node24 "${node24[@]}" test/matrix/node24/node_modules/vitest/vitest.mjs run --config test/matrix/node24/vitest.config.ts
 count "$log/vitest-node24.txt"
 step jest-node24 "${node24[@]}" node_modules/jest/bin/jest.js --detectOpenHandles --ci
 count "$log/jest-node24.txt"
 step e2e npx vitest run --config test/e2e/vitest.config.ts
 count "$log/e2e.txt"
+fi
 
 if grep -q 'open handle' "$log"/jest-*.txt; then
   echo '✗ jest --detectOpenHandles reported an open handle'
