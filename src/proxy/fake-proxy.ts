@@ -8,7 +8,7 @@ import { PREFIX, argumentError, checkOptions, describeValue, is } from '../inter
 import { KIND, kindOf } from '../kinds.js'
 import type { LLM } from '../llm/types.js'
 import { isRefusalCode, refusalCodes, type RefusalCode } from '../refusal-codes.js'
-import { registerDouble } from '../registry.js'
+import { registerDouble, unregisterDouble } from '../registry.js'
 import { AgentBook } from './agent-book.js'
 import { defaultBrain } from './default-brain.js'
 import { FaultPlan, type FailOptions } from './faults.js'
@@ -289,6 +289,8 @@ export class FakeProxy {
       this.#lanes.remove(this.#lane.id)
       this.reset()
       this.#llm = undefined
+      // A closed lane is done for good: nothing is left to reset after a test.
+      unregisterDouble(this)
       return
     }
     const server = this.#server
