@@ -39,7 +39,8 @@ export function hookForeignFetch(decide: Decide): () => void {
     const target = fetchTarget(input, init)
     const decision = target ? decide(target.url, target.method) : undefined
     if (!decision || decision.action === 'pass') return original(input, init)
-    if (decision.action === 'refuse') throw decision.error
+    // As Node's fetch reports a failure below it, so the error reads the same in every runner.
+    if (decision.action === 'refuse') throw new TypeError('fetch failed', { cause: decision.error })
     // A Request carries its own method, headers and body: copy them onto the new URL.
     const routed = input instanceof Request ? new Request(decision.url, input) : decision.url
     return original(routed, init)
