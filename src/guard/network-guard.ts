@@ -9,7 +9,7 @@
  * package through a `Symbol.for` key) and nested installs stack on it.
  * @module
  */
-import { argumentError, checkOptions, describeValue, is, PREFIX } from '../internal/describe.js'
+import { checkOptions, describeValue, is, PREFIX } from '../internal/describe.js'
 import { PASS, type Decision } from '../routing/decision.js'
 import { hookGlobalDispatcher } from '../routing/dispatcher.js'
 import { hookForeignFetch } from '../routing/foreign-fetch.js'
@@ -125,7 +125,6 @@ export function installNetworkGuard(options: NetworkGuardOptions = {}): () => vo
   })
   let state = holder[KEY]
   if (!state) {
-    if (typeof globalThis.fetch !== 'function') throw argumentError('installNetworkGuard', 'globalThis.fetch', 'a function', globalThis.fetch)
     const unhooks = [hookGlobalDispatcher(decide), hookNodeHttp(decide), hookForeignFetch(decide)]
     state = { installs: [], unhook: () => unhooks.reverse().forEach((unhook) => unhook()) }
     holder[KEY] = state
