@@ -4,7 +4,7 @@
  * sent. Runner-free; the setup entries and fixtures install it.
  *
  * It sits below `fetch`, on undici's global dispatcher (Node's `fetch` runs on it), and on
- * `node:http`/`node:https`, so clients built before the install are caught too (see
+ * `node:http`/`node:https`/`node:http2`, so clients built before the install are caught too (see
  * src/routing/). State is kept once per global object (shared by the ESM and CJS copies of this
  * package through a `Symbol.for` key) and nested installs stack on it.
  * @module
@@ -14,6 +14,7 @@ import { PASS, type Decision } from '../routing/decision.js'
 import { hookGlobalDispatcher } from '../routing/dispatcher.js'
 import { hookForeignFetch } from '../routing/foreign-fetch.js'
 import { hookNodeHttp } from '../routing/node-http.js'
+import { hookNodeHttp2 } from '../routing/node-http2.js'
 import { isProviderHost, normalHost } from './provider-hosts.js'
 import { ALLOW_REAL_ENV, realModelCallError } from './real-model-call.js'
 
@@ -110,9 +111,10 @@ const isHostList = (value: unknown): boolean => Array.isArray(value) && value.ev
  * fails at once (nothing is sent) with an error that names the call and how to reach the fake,
  * unless `AGENT_DOUBLES_ALLOW_REAL=1` (read at each request), the host is in `allow`, or a
  * `route` sends it elsewhere. It catches `fetch` (also one a client captured earlier),
- * `undici.request`/`undici.fetch` and `http`/`https` `request`/`get`. Installing again stacks;
- * the returned function removes this install, and the last one out puts back exactly what was
- * there (the global dispatcher, the `node:http`/`node:https` functions, a wrapped `fetch`).
+ * `undici.request`/`undici.fetch`, `http`/`https` `request`/`get` and `http2.connect`.
+ * Installing again stacks; the returned function removes this install, and the last one out
+ * puts back exactly what was there (the global dispatcher, the `node:http`/`node:https`/
+ * `node:http2` functions, a wrapped `fetch`).
  * @example
  * const uninstall = installNetworkGuard({ route: routeProvidersTo(proxy.url), allow: ['api.groq.com'] })
  * afterAll(uninstall)
@@ -125,7 +127,7 @@ export function installNetworkGuard(options: NetworkGuardOptions = {}): () => vo
   })
   let state = holder[KEY]
   if (!state) {
-    const unhooks = [hookGlobalDispatcher(decide), hookNodeHttp(decide), hookForeignFetch(decide)]
+    const unhooks = [hookGlobalDispatcher(decide), hookNodeHttp(decide), hookNodeHttp2(decide), hookForeignFetch(decide)]
     state = { installs: [], unhook: () => unhooks.reverse().forEach((unhook) => unhook()) }
     holder[KEY] = state
   }

@@ -51,9 +51,6 @@ const providerApis: readonly ProviderApi[] = [
  */
 export const providerHosts: readonly string[] = providerApis.map((api) => api.host)
 
-/** The provider hosts `routeProvidersTo` sends to a `FakeProxy` with their path kept. */
-export const routableProviderHosts: readonly string[] = providerApis.filter((api) => !api.openAiBase).map((api) => api.host)
-
 // `*` matches within one label; everything else is literal.
 const patterns = providerApis.map((api) => ({
   api,

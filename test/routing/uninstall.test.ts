@@ -1,7 +1,8 @@
-// The last uninstall puts back exactly what was there — the global dispatcher, the node:http and
-// node:https functions and their ESM named imports — and a refusal leaves no socket or timer.
+// The last uninstall puts back exactly what was there — the global dispatcher, the node:http,
+// node:https and node:http2 functions and their ESM named imports — and a refusal leaves no socket or timer.
 import http, { get as namedHttpGet, request as namedHttpRequest } from 'node:http'
 import https, { get as namedHttpsGet, request as namedHttpsRequest } from 'node:https'
+import http2, { connect as namedHttp2Connect } from 'node:http2'
 import { expect, test } from 'vitest'
 import { installNetworkGuard } from '../../src/guard/network-guard.js'
 import { globalDispatcher } from '../guard/helpers.js'
@@ -17,6 +18,8 @@ const hooks = () => ({
   namedHttpGet,
   namedHttpsRequest,
   namedHttpsGet,
+  http2Connect: http2.connect,
+  namedHttp2Connect,
 })
 
 test('install hooks every entry point, ESM named imports included; the last uninstall restores each', () => {
