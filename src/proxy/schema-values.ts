@@ -206,7 +206,8 @@ function numberFor(schema: Schema, variant: number): number {
   value += variant * (step ?? 1)
   if (step !== undefined) value = Math.ceil(value / step - 1e-9) * step
   if (integer) value = Math.ceil(value)
-  return value > high && Number.isFinite(high) ? high : value
+  // `+ 0` turns the -0 that rounding can give into 0.
+  return (value > high && Number.isFinite(high) ? high : value) + 0
 }
 
 function arrayFor(walk: Walk, schema: Schema, path: string, depth: number, variant: number): unknown[] {
