@@ -186,8 +186,10 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       const index = callIndex++
       const [first, ...rest] = splitArguments(argumentsJson(event.args))
       const call = JSON.stringify([{ index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }])
-      yield delta(roleSent ? `{"tool_calls":${call}}` : `{"role":"assistant","content":null,"refusal":null,"tool_calls":${call}}`)
+      // Real traffic opens with a chunk of its own carrying only the role, then the call.
+      if (!roleSent) yield delta('{"role":"assistant","content":null,"refusal":null}')
       roleSent = true
+      yield delta(`{"tool_calls":${call}}`)
       for (const fragment of [first, ...rest]) yield delta(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`)
     } else if (event.type === 'finish') {
       // The `.stream()` helper needs a role in some delta, even for an empty answer.

@@ -208,6 +208,7 @@ function responseObject(context: EncodeContext, status: string, output: OutputIt
     max_output_tokens: json.max_output_tokens ?? null,
     max_tool_calls: json.max_tool_calls ?? null,
     model: response?.model ?? context.request.model,
+    moderation: null,
     output,
     parallel_tool_calls: json.parallel_tool_calls ?? true,
     presence_penalty: json.presence_penalty ?? 0,
@@ -311,7 +312,7 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       const args = argumentsJson(event.args)
       yield frame('response.output_item.added', { output_index: n, item: callItem(id, event, 'in_progress') })
       for (const delta of splitArguments(args)) yield frame('response.function_call_arguments.delta', { item_id: id, output_index: n, delta })
-      yield frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args, name: event.name })
+      yield frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args })
       output.push(callItem(id, event, 'completed'))
       yield frame('response.output_item.done', { output_index: n, item: output.at(-1) })
     } else if (event.type === 'finish') {
