@@ -191,3 +191,28 @@ describe('providerError() as a script reply', () => {
     expect(error.message).toBe('401 bad key')
   })
 })
+
+describe('providerError in transcripts', () => {
+  const request = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }
+  const lines = (...turns: unknown[]): string => turns.map((turn) => JSON.stringify(turn)).join('\n')
+
+  test('a "providerError" turn replays as that provider error; the retry meets the next turn', async () => {
+    const llm = await ScriptedLLM.fromTranscript(
+      lines(
+        { request, providerError: { name: 'rate_limit', retryAfterS: 0.001 } },
+        { request, response: { content: [{ type: 'text', text: 'after the wait' }] } },
+      ),
+    )
+    const proxy = await startProxy({ llm })
+    const completion = await openaiFor(proxy, { maxRetries: 1 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
+    expect(completion.choices[0].message.content).toBe('after the wait')
+    expect(proxy.requests.map((r) => r.error?.name ?? 'ok')).toEqual(['rate_limit', 'ok'])
+  })
+
+  test('a malformed "providerError" fails the load, naming the line and the valid names', async () => {
+    await expect(ScriptedLLM.fromTranscript(lines({ request, providerError: { name: 'meltdown' } }))).rejects.toThrow(
+      /transcript text line 1: providerError: unknown provider error "meltdown"; valid names: rate_limit/,
+    )
+    await expect(ScriptedLLM.fromTranscript(lines({ request, providerError: 'rate_limit' }))).rejects.toThrow(/line 1: "providerError" must be an object/)
+  })
+})
