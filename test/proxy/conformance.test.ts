@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest'
 import type { LLM, ModelRequest, StreamEvent } from '../../src/llm/types.js'
 import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
 import { wireId } from '../../src/proxy/wire-ids.js'
+import OpenAI from 'openai'
 import { listLLM, startProxy, text, toolCall } from './helpers.js'
 
 const recordings = new URL('../recordings/', import.meta.url)
@@ -269,6 +270,23 @@ describe('OpenAI Responses against recorded traffic', () => {
     const newer = recordedChunks('openai-responses/text.chunks.jsonl').filter((event) => event.type === 'response.in_progress')
     expectSameShape(ours.at(-1), theirs.at(-1), 'responses failed', newer)
     expect(ours.at(-1)).toMatchObject({ response: { status: 'failed', error: { code: 'server_error', message: expect.stringContaining('upstream went away') } } })
+  })
+})
+
+describe('a failing Responses stream through the SDK', () => {
+  test('openai sees the error event and response.failed (v6 yields them, v7 throws the error)', async () => {
+    const proxy = await startProxy({ llm: failingLLM })
+    const client = new OpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1`, maxRetries: 0 })
+    const types: string[] = []
+    let thrown: unknown
+    try {
+      for await (const event of await client.responses.create({ model: 'm', input: 'hi', stream: true })) types.push(event.type)
+    } catch (error) {
+      thrown = error
+    }
+    if (thrown === undefined) expect(types.slice(-2)).toEqual(['error', 'response.failed'])
+    else expect(String(thrown)).toContain('upstream went away')
+    expect(types).toContain('response.output_text.delta')
   })
 })
 
