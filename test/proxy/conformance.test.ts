@@ -113,6 +113,21 @@ async function sse(proxy: FakeProxy, path: string, body: unknown, headers?: Reco
 
 const json = (frames: Sse['frames']): Record<string, unknown>[] => frames.map((frame) => JSON.parse(frame.data) as Record<string, unknown>)
 
+/**
+ * A stream of typed events (Responses, Anthropic) against a recording: each `event:` line
+ * names its payload's `type`, the order of types matches, and each type's fields match.
+ */
+function expectEventsLike(frames: Sse['frames'], recording: string, where: string): Record<string, unknown>[] {
+  const ours = json(frames)
+  const theirs = recordedChunks(recording)
+  expect(frames.map((frame) => frame.event)).toEqual(ours.map((event) => event.type))
+  expect(order(ours.map((event) => String(event.type)))).toEqual(order(theirs.map((event) => String(event.type))))
+  for (const type of new Set(theirs.map((event) => String(event.type)))) {
+    expectSameShape(ours.find((event) => event.type === type), theirs.find((event) => event.type === type), `${where} ${type}`)
+  }
+  return ours
+}
+
 function expectOpenaiHeaders(headers: Headers): void {
   expect(headers.get('x-request-id')).toMatch(FORMAT.openaiRequest)
   expect(headers.get('openai-processing-ms')).toMatch(/^\d+$/)
@@ -234,13 +249,7 @@ describe('OpenAI Responses against recorded traffic', () => {
   test('SSE text', async () => {
     const proxy = await startProxy({ llm: listLLM(text('OK')) })
     const { frames, headers } = await sse(proxy, '/v1/responses', { ...body, stream: true })
-    const ours = json(frames)
-    const theirs = recordedChunks('openai-responses/text.chunks.jsonl')
-    expect(frames.map((frame) => frame.event)).toEqual(ours.map((event) => event.type))
-    expect(order(ours.map((event) => String(event.type)))).toEqual(order(theirs.map((event) => String(event.type))))
-    for (const type of new Set(theirs.map((event) => String(event.type)))) {
-      expectSameShape(ours.find((event) => event.type === type), theirs.find((event) => event.type === type), `responses ${type}`)
-    }
+    const ours = expectEventsLike(frames, 'openai-responses/text.chunks.jsonl', 'responses')
     expect(ours.map((event) => event.sequence_number)).toEqual(ours.map((_, i) => i))
     expectOpenaiHeaders(headers)
   })
@@ -248,12 +257,7 @@ describe('OpenAI Responses against recorded traffic', () => {
   test('SSE tool call', async () => {
     const proxy = await startProxy({ llm: listLLM(toolCall('get_weather', { city: 'Beijing' }, 'call_1_1')) })
     const { frames } = await sse(proxy, '/v1/responses', { ...body, stream: true, tools: [{ type: 'function', name: 'get_weather', parameters: {} }] })
-    const ours = json(frames)
-    const theirs = recordedChunks('openai-responses/tool-call.chunks.jsonl')
-    expect(order(ours.map((event) => String(event.type)))).toEqual(order(theirs.map((event) => String(event.type))))
-    for (const type of new Set(theirs.map((event) => String(event.type)))) {
-      expectSameShape(ours.find((event) => event.type === type), theirs.find((event) => event.type === type), `responses ${type}`)
-    }
+    const ours = expectEventsLike(frames, 'openai-responses/tool-call.chunks.jsonl', 'responses')
     const item = ours.find((event) => event.type === 'response.output_item.done')?.item as { id: string; call_id: string }
     expect(item.id).toMatch(FORMAT.functionCallItem)
     expect(item.call_id).toMatch(FORMAT.openaiCall)
@@ -307,13 +311,7 @@ describe('Anthropic Messages against recorded traffic', () => {
   test('SSE text', async () => {
     const proxy = await startProxy({ llm: listLLM(text('Hello there')) })
     const { frames, headers } = await sse(proxy, '/v1/messages', { ...body, stream: true }, anthropicHeaders)
-    const ours = json(frames)
-    const theirs = recordedChunks('anthropic/text.chunks.jsonl')
-    expect(frames.map((frame) => frame.event)).toEqual(ours.map((event) => event.type))
-    expect(order(ours.map((event) => String(event.type)))).toEqual(order(theirs.map((event) => String(event.type))))
-    for (const type of new Set(theirs.map((event) => String(event.type)))) {
-      expectSameShape(ours.find((event) => event.type === type), theirs.find((event) => event.type === type), `anthropic ${type}`)
-    }
+    const ours = expectEventsLike(frames, 'anthropic/text.chunks.jsonl', 'anthropic')
     expect((ours[0].message as { id: string }).id).toMatch(FORMAT.anthropicMessage)
     expectAnthropicHeaders(headers)
   })
