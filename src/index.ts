@@ -69,3 +69,6 @@ export { resetAll } from './registry.js'
 export { installNetworkGuard } from './guard/network-guard.js'
 export type { NetworkGuardOptions } from './guard/network-guard.js'
 export { providerHosts, routeProvidersTo } from './guard/provider-hosts.js'
+
+export { providerError, ProviderError, providerErrorNames, isProviderError, isProviderErrorName } from './provider-errors.js'
+export type { ProviderErrorName, ProviderErrorOptions, ProviderErrorPlanOptions } from './provider-errors.js'

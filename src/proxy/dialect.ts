@@ -7,6 +7,7 @@
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition } from '../llm/types.js'
 import type { ErrorStyle } from './refusal-answer.js'
 import type { Dialect, ProxyFeature } from './types.js'
+import type { WireIdKind } from './wire-ids.js'
 
 /** One server-sent event: an optional `event:` name and one line of `data:`. */
 export interface SseFrame {
@@ -20,7 +21,7 @@ export interface EncodeContext {
   request: ModelRequest
   /** The request body as the client sent it (dialects read wire-only options from it). */
   json: Record<string, unknown>
-  /** A per-proxy unique suffix for the ids this answer carries. */
+  /** A per-proxy unique seed for the ids this answer carries (see `wireId`). */
   id: string
   /** Seconds since the epoch, for `created` fields. */
   created: number
@@ -52,14 +53,16 @@ interface DialectBase {
 /** A dialect whose answers come from the proxy's brain (an `LLM`). */
 export interface ModelDialect extends DialectBase {
   readonly kind: 'model'
+  /** The format of tool-call ids this wire carries, for ids a double generated. */
+  readonly toolCallIds: WireIdKind
   encodeJson(response: ModelResponse, context: EncodeContext): unknown
   /** SSE frames for `events`, which always end with one `finish` (see {@link withFinish}). */
   encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncIterable<SseFrame>
   /**
-   * The frame that reports an error after a stream has started, as frame number `framesSent`
-   * (Responses numbers its events).
+   * The frames that report an error after a stream has started, from frame number
+   * `framesSent` on (Responses numbers its events), as the provider sends them.
    */
-  streamError(message: string, framesSent: number): SseFrame
+  streamError(message: string, framesSent: number, context: EncodeContext): SseFrame[]
 }
 
 /** What a self-answering dialect knows beyond {@link EncodeContext}. */

@@ -7,6 +7,7 @@
 import { PREFIX, argumentError, checkOptions, describeValue, is } from '../internal/describe.js'
 import { KIND, kindOf } from '../kinds.js'
 import type { LLM } from '../llm/types.js'
+import { checkProviderError, type ProviderErrorName, type ProviderErrorPlanOptions } from '../provider-errors.js'
 import { isRefusalCode, refusalCodes, type RefusalCode } from '../refusal-codes.js'
 import { registerDouble, unregisterDouble } from '../registry.js'
 import { AgentBook } from './agent-book.js'
@@ -192,6 +193,7 @@ export class FakeProxy {
       requests: [],
       refusals: [],
       pendingRefusals: [],
+      pendingProviderErrors: [],
       faults: new FaultPlan(),
       reply: undefined,
       // A lane forwards through its proxy's record mode: one transcript per proxy, in order.
@@ -323,6 +325,7 @@ export class FakeProxy {
     state.requests.length = 0
     state.refusals.length = 0
     state.pendingRefusals.length = 0
+    state.pendingProviderErrors.length = 0
     state.faults.clear()
     state.reply = undefined
     state.book.reset()
@@ -426,6 +429,22 @@ export class FakeProxy {
     const times = options.times ?? 1
     if (!Number.isInteger(times) || times < 1) throw new RangeError(`${PREFIX} ${OWNER} refuse(): times must be an integer of at least 1, got ${describeValue(times)}`)
     this.#state.pendingRefusals.push({ code, remaining: times, message: options.message, hint: options.hint })
+    return this
+  }
+
+  /**
+   * Answers the next model requests with provider error `name`, as the real provider sends it
+   * on the request's wire: status, body and retry headers, so each SDK throws and retries as it
+   * does against the real API (SPEC §10.2). Each answer is recorded in `requests` with `status`
+   * and `error`. `timeout` answers nothing until the client gives up (`close()` still ends it).
+   * @example
+   * proxy.providerError('rate_limit', { times: 2 }) // two 429s, then the brain answers
+   * @throws {TypeError} `name` is unknown (the message lists the valid ones) or an option is bad.
+   */
+  providerError(name: ProviderErrorName, options: ProviderErrorPlanOptions = {}): this {
+    checkProviderError(`${OWNER} providerError()`, name, options, true)
+    const { times = 1, message, retryAfterS } = options
+    this.#state.pendingProviderErrors.push({ name, remaining: times, message, retryAfterS })
     return this
   }
 

@@ -51,7 +51,7 @@ describe('RecordMode forwards, streams back unchanged, and records one line per 
 
     const chat = await openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hello' }] })
     expect(chat.choices[0].message.content).toBe('Hello there, friend of the record.')
-    expect(chat._request_id).toMatch(/^req_fake/) // the upstream's own request id came through
+    expect(chat._request_id).toMatch(/^req_[0-9a-f]{32}$/) // the upstream's own request id came through
 
     const stream = await openai.chat.completions.create({
       model: 'gpt-test',
