@@ -172,6 +172,17 @@ export function requireString(json: Record<string, unknown>, field: string): str
   return value
 }
 
+/**
+ * A string field of the wire that may be absent: the string, `''` when absent or null, else
+ * {@link BadRequest} naming `param` (`String()` of a JSON object such as `{"toString":1}`
+ * would throw a TypeError, a crash instead of the client's 400).
+ */
+export function optionalString(value: unknown, param: string): string {
+  if (typeof value === 'string') return value
+  if (value === undefined || value === null) return ''
+  throw new BadRequest(`${param} must be a string, got ${Array.isArray(value) ? 'an array' : typeof value}`, param)
+}
+
 /** Reads an array field, or throws {@link BadRequest} naming it. */
 export function requireArray(json: Record<string, unknown>, field: string): unknown[] {
   const value = json[field]

@@ -17,6 +17,7 @@ import { RecordMode, validateRecordOptions, type UpstreamOrigins } from './recor
 import type { TranscriptStream } from './upstream/transcript-sink.js'
 import { checkAgentNames } from './identity.js'
 import { startServer, type RunningServer } from './server.js'
+import { serverErrorBody } from './server-errors.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
 
 /** Options of `new FakeProxy()`. */
@@ -172,7 +173,7 @@ export class FakeProxy {
     if (this.#server || this.#starting) throw new Error(`${PREFIX} ${OWNER}: start() called while it is running (at ${this.#server?.url ?? 'a port being opened'}); close() it first`)
     this.#starting = true
     try {
-      this.#server = await startServer((req, res) => handleRequest(req, res, this.#state), options.port)
+      this.#server = await startServer((req, res) => handleRequest(req, res, this.#state), { port: options.port, errorBody: serverErrorBody })
     } finally {
       this.#starting = false
     }

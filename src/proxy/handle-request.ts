@@ -17,6 +17,7 @@ import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from './identity.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
 import { errorStyleForPath, findRoute, isAgentApiPath } from './routes.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import { readBody } from './server.js'
 import { writeSse } from './sse.js'
 import type { FakeRequest, ProxyFeature, Refusal } from './types.js'
@@ -303,6 +304,9 @@ async function readJson(req: IncomingMessage, expectJson: boolean): Promise<Pars
   const type = req.headers['content-type']
   if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     return { kind: 'error', status: 415, message: `content-type must be application/json, got ${JSON.stringify(type)}` }
+  }
+  if (nestsDeeperThan(body)) {
+    return { kind: 'error', status: 400, message: `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }
   }
   let json: unknown
   try {

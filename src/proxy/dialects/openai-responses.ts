@@ -9,6 +9,7 @@ import {
   decodeToolList,
   imageFromUrl,
   numberOr,
+  optionalString,
   parseArguments,
   record,
   requireString,
@@ -45,7 +46,7 @@ function decode(json: Record<string, unknown>): ModelRequest {
   const previous = typeof json.previous_response_id === 'string' ? conversations.get(json.previous_response_id) : undefined
   const messages: Message[] = previous ? structuredClone(previous) : []
   if (typeof json.input === 'string') messages.push({ role: 'user', content: [{ type: 'text', text: json.input }] })
-  else if (Array.isArray(json.input)) for (const raw of json.input) decodeItem(record(raw), system, messages)
+  else if (Array.isArray(json.input)) json.input.forEach((raw, n) => decodeItem(record(raw), `input[${n}]`, system, messages))
   else throw new BadRequest('input must be a string or an array of input items', 'input')
   const request: ModelRequest = { model, messages, stream: json.stream === true }
   if (system.length > 0) request.system = system.join('\n\n')
@@ -64,11 +65,12 @@ function decode(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-function decodeItem(item: Record<string, unknown>, system: string[], messages: Message[]): void {
+function decodeItem(item: Record<string, unknown>, at: string, system: string[], messages: Message[]): void {
   if (item.type === 'function_call') {
-    appendPart(messages, 'assistant', { type: 'tool-call', id: String(item.call_id ?? ''), name: String(item.name ?? ''), args: parseArguments(item.arguments) })
+    const id = optionalString(item.call_id, `${at}.call_id`)
+    appendPart(messages, 'assistant', { type: 'tool-call', id, name: optionalString(item.name, `${at}.name`), args: parseArguments(item.arguments) })
   } else if (item.type === 'function_call_output') {
-    const id = String(item.call_id ?? '')
+    const id = optionalString(item.call_id, `${at}.call_id`)
     const name = toolNameFor(messages, id)
     const result = typeof item.output === 'string' ? item.output : textOf(item.output)
     appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result })
