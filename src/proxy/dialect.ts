@@ -6,6 +6,7 @@
  */
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition } from '../llm/types.js'
 import type { ErrorStyle } from './refusal-answer.js'
+import type { ResponseMemory } from './response-memory.js'
 import type { Dialect, ProxyFeature } from './types.js'
 
 /** One server-sent event: an optional `event:` name and one line of `data:`. */
@@ -24,6 +25,8 @@ export interface EncodeContext {
   id: string
   /** Seconds since the epoch, for `created` fields. */
   created: number
+  /** The proxy's remembered Responses, where answers are noted for later requests to point at. */
+  memory?: ResponseMemory
 }
 
 /** Bad input the dialect found while decoding: answered with 400 in the dialect's error shape. */
@@ -45,8 +48,11 @@ interface DialectBase {
   readonly errorStyle: Exclude<ErrorStyle, 'local'>
   /** Features the proxy must report for a request on this route (SPEC §5.3 check 5). */
   readonly needs: readonly ProxyFeature[]
-  /** The request as the neutral model; throws {@link BadRequest} on a body the provider would refuse. */
-  decode(json: Record<string, unknown>): ModelRequest
+  /**
+   * The request as the neutral model; throws {@link BadRequest} on a body the provider would
+   * refuse. `memory` resolves ids of earlier answers (Responses' `previous_response_id`).
+   */
+  decode(json: Record<string, unknown>, memory?: ResponseMemory): ModelRequest
 }
 
 /** A dialect whose answers come from the proxy's brain (an `LLM`). */

@@ -16,6 +16,7 @@ import { handleRequest, type ProxyState } from './handle-request.js'
 import { RecordMode, validateRecordOptions, type UpstreamOrigins } from './record-mode.js'
 import type { TranscriptStream } from './upstream/transcript-sink.js'
 import { checkAgentNames } from './identity.js'
+import { ResponseMemory } from './response-memory.js'
 import { startServer, type RunningServer } from './server.js'
 import { serverErrorBody } from './server-errors.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
@@ -55,6 +56,12 @@ export interface FakeProxyOptions {
    * @default nothing is recorded
    */
   record?: string | TranscriptStream
+  /**
+   * Check model requests as the providers check them and answer what they would reject with
+   * their 400 (SPEC §10.3); rejected requests are recorded with `status` and `error`.
+   * @default true
+   */
+  validate?: boolean
 }
 
 /** Options of {@link FakeProxy.start}. */
@@ -135,6 +142,7 @@ export class FakeProxy {
       llm: [LLM_EXPECTED, isLLM],
       upstream: ['{ openai?: origin, anthropic?: origin }', () => true],
       record: ['a transcript file path or a writable stream', () => true],
+      validate: ['a boolean', is.boolean],
     })
     validateRecordOptions(OWNER, options.upstream, options.record)
     const agents = checkAgentNames(OWNER, options.agents)
@@ -156,6 +164,8 @@ export class FakeProxy {
           ? new RecordMode({ upstream: options.upstream, record: options.record })
           : undefined,
       nextId: () => `${tag}_${(++count).toString().padStart(6, '0')}`,
+      validate: options.validate ?? true,
+      memory: new ResponseMemory(),
     }
     registerDouble(this)
   }
@@ -190,6 +200,7 @@ export class FakeProxy {
     const server = this.#server
     this.#server = undefined
     await server?.close()
+    this.#state.memory.clear()
     await this.#state.recordMode?.close()
   }
 
@@ -204,7 +215,8 @@ export class FakeProxy {
   }
 
   /**
-   * Clears records, pending refusals, planned faults and the `reply()` override, and forgets
+   * Clears records, pending refusals, planned faults, the `reply()` override and remembered
+   * Responses (`previous_response_id`), and forgets
    * definitions; keeps running on the same port. The setup entries call it after each test.
    * @example
    * afterEach(() => proxy.reset())
@@ -216,6 +228,7 @@ export class FakeProxy {
     state.pendingRefusals.length = 0
     state.faults.clear()
     state.reply = undefined
+    state.memory.clear()
     state.book.reset()
   }
 

@@ -18,8 +18,10 @@ import { forwardableHeaders, readIdentity } from './identity.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
 import { errorStyleForPath, findRoute, isAgentApiPath } from './routes.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
+import type { ResponseMemory } from './response-memory.js'
 import { readBody } from './server.js'
 import { writeSse } from './sse.js'
+import { INVALID_REQUEST, rejectionBody, validateRequest } from './validate/index.js'
 import type { FakeRequest, ProxyFeature, Refusal } from './types.js'
 
 /** A refusal planned with `proxy.refuse()`. */
@@ -52,6 +54,10 @@ export interface ProxyState {
   readonly recordMode: RecordMode | undefined
   /** A fresh id, unique within this proxy, for `x-request-id` and the answer's ids. */
   nextId(): string
+  /** Whether requests are checked as the providers check them (SPEC §10.3). */
+  readonly validate: boolean
+  /** The Responses this proxy answered, for `previous_response_id` and `item_reference`. */
+  readonly memory: ResponseMemory
 }
 
 /**
@@ -88,12 +94,18 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const parsed = await readJson(req, method === 'POST')
   if (parsed.kind === 'aborted') return
   if (parsed.kind === 'error') return send(parsed.status, inputErrorBody(dialect.errorStyle, parsed.status, parsed.message))
+  const json = parsed.json ?? {}
+  // Checked as the provider checks it, unless record mode sends it to the provider itself.
+  const forwarding = !state.reply && state.recordMode?.originFor(dialect.id) !== undefined
+  const violation = state.validate && !forwarding ? validateRequest(dialect.id, json, state.memory) : undefined
   let request: ModelRequest
   try {
-    request = dialect.decode(parsed.json ?? {})
+    request = dialect.decode(json, state.memory)
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
-    return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+    if (!violation) return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+    // Rejected anyway: recorded with what can be read of it.
+    request = { model: typeof json.model === 'string' ? json.model : '', messages: [], stream: json.stream === true }
   }
 
   // Identity.
@@ -131,9 +143,16 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const pending = modelTraffic ? takePendingRefusal(state.pendingRefusals) : undefined
   if (pending) return refuse(pending.code, pending)
 
+  // What the provider would reject: its 400, recorded.
+  if (violation) {
+    const error = { type: INVALID_REQUEST, code: violation.code, param: violation.param, message: violation.message }
+    state.requests.push({ ...record, status: 400, error })
+    return send(400, rejectionBody(dialect.errorStyle, violation, requestId))
+  }
+
   // Answer, and record.
   state.requests.push(record)
-  const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: Math.floor(Date.now() / 1000) }
+  const context: EncodeContext = { request, json, id, created: Math.floor(Date.now() / 1000), memory: state.memory }
   // Forwarded requests answer with the upstream's bytes: faults wait for one the fake answers.
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   const fault = modelTraffic && !forwarded ? state.faults.take() : undefined

@@ -42,6 +42,10 @@ export interface FakeRequest {
   request: ModelRequest
   /** The neutral answer the proxy gave, once it was produced (absent for `reply()` and failures). */
   response?: ModelResponse
+  /** The HTTP status of an error answer given as the provider would (a rejected request: 400). */
+  status?: number
+  /** That answer's error; `name` is absent for a request validation rejected. */
+  error?: { name?: string; type: string; code?: string | null; param?: string | null; message: string }
 }
 
 /** One refusal, as recorded. */
