@@ -152,7 +152,7 @@ describe('Chat Completions validation through the openai client', () => {
       .catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(OpenAI.BadRequestError)
     expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', param, code })
-    expect((error as OpenAI.APIError).error).toEqual({ message, type: 'invalid_request_error', param, code })
+    expect((error as InstanceType<typeof OpenAI.APIError>).error).toEqual({ message, type: 'invalid_request_error', param, code })
     expect(proxy.requests.at(-1)).toMatchObject({ status: 400, error: { type: 'invalid_request_error', param, code, message } })
   })
 })

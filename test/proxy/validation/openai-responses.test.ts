@@ -112,7 +112,7 @@ describe('Responses validation through the openai client', () => {
       .responses.create(body as never)
       .catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(OpenAI.BadRequestError)
-    expect((error as OpenAI.APIError).error).toEqual({ message, type: 'invalid_request_error', param, code })
+    expect((error as InstanceType<typeof OpenAI.APIError>).error).toEqual({ message, type: 'invalid_request_error', param, code })
     expect(proxy.requests.at(-1)).toMatchObject({ status: 400, error: { param, code, message } })
   })
 })
