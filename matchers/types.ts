@@ -45,4 +45,6 @@ export interface AgentDoublesMatchers<R = void> {
   toBeErrorEnvelope(partial?: object): R
   /** The Envelope's `metadata.totals()` matches `partial`. */
   toHaveUsage(partial: { inputTokens?: unknown; outputTokens?: unknown; costUsd?: unknown }): R
+  /** No request the FakeProxy (or lane) recorded was rejected by its request validation. */
+  toHaveSentValidRequests(): R
 }

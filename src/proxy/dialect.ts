@@ -6,6 +6,7 @@
  */
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition } from '../llm/types.js'
 import type { ErrorStyle } from './refusal-answer.js'
+import type { ResponseMemory } from './response-memory.js'
 import type { Dialect, ProxyFeature } from './types.js'
 import type { WireIdKind } from './wire-ids.js'
 
@@ -25,6 +26,8 @@ export interface EncodeContext {
   id: string
   /** Seconds since the epoch, for `created` fields. */
   created: number
+  /** The proxy's remembered Responses, where answers are noted for later requests to point at. */
+  memory?: ResponseMemory
 }
 
 /** Bad input the dialect found while decoding: answered with 400 in the dialect's error shape. */
@@ -46,8 +49,11 @@ interface DialectBase {
   readonly errorStyle: Exclude<ErrorStyle, 'local'>
   /** Features the proxy must report for a request on this route (SPEC §5.3 check 5). */
   readonly needs: readonly ProxyFeature[]
-  /** The request as the neutral model; throws {@link BadRequest} on a body the provider would refuse. */
-  decode(json: Record<string, unknown>): ModelRequest
+  /**
+   * The request as the neutral model; throws {@link BadRequest} on a body the provider would
+   * refuse. `memory` resolves ids of earlier answers (Responses' `previous_response_id`).
+   */
+  decode(json: Record<string, unknown>, memory?: ResponseMemory): ModelRequest
 }
 
 /** A dialect whose answers come from the proxy's brain (an `LLM`). */
@@ -173,6 +179,17 @@ export function requireString(json: Record<string, unknown>, field: string): str
   const value = json[field]
   if (typeof value !== 'string' || value === '') throw new BadRequest(`${field} must be a non-empty string`, field)
   return value
+}
+
+/**
+ * A string field of the wire that may be absent: the string, `''` when absent or null, else
+ * {@link BadRequest} naming `param` (`String()` of a JSON object such as `{"toString":1}`
+ * would throw a TypeError, a crash instead of the client's 400).
+ */
+export function optionalString(value: unknown, param: string): string {
+  if (typeof value === 'string') return value
+  if (value === undefined || value === null) return ''
+  throw new BadRequest(`${param} must be a string, got ${Array.isArray(value) ? 'an array' : typeof value}`, param)
 }
 
 /** Reads an array field, or throws {@link BadRequest} naming it. */

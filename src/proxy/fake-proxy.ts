@@ -19,7 +19,9 @@ import type { TranscriptStream } from './upstream/transcript-sink.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { checkAgentNames } from './identity.js'
 import { answerNoLane, LaneTable } from './lanes.js'
+import { ResponseMemory } from './response-memory.js'
 import { startServer, type RunningServer } from './server.js'
+import { serverErrorBody } from './server-errors.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
 
 /** Options of `new FakeProxy()`. */
@@ -57,6 +59,12 @@ export interface FakeProxyOptions {
    * @default nothing is recorded
    */
   record?: string | TranscriptStream
+  /**
+   * Check model requests as the providers check them and answer what they would reject with
+   * their 400 (SPEC §10.3); rejected requests are recorded with `status` and `error`.
+   * @default true
+   */
+  validate?: boolean
 }
 
 /** Options of {@link FakeProxy.start}. */
@@ -174,6 +182,7 @@ export class FakeProxy {
       llm: [LLM_EXPECTED, isLLM],
       upstream: ['{ openai?: origin, anthropic?: origin }', () => true],
       record: ['a transcript file path or a writable stream', () => true],
+      validate: ['a boolean', is.boolean],
     })
     validateRecordOptions(OWNER, options.upstream, options.record)
     const agents = checkAgentNames(OWNER, options.agents)
@@ -203,6 +212,8 @@ export class FakeProxy {
           ? new RecordMode({ upstream: options.upstream, record: options.record })
           : undefined,
       nextId: () => `${tag}_${(++count).toString().padStart(6, '0')}`,
+      validate: options.validate ?? true,
+      memory: new ResponseMemory(),
     }
     registerDouble(this)
   }
@@ -273,7 +284,7 @@ export class FakeProxy {
     if (this.#server || this.#starting) throw new Error(`${PREFIX} ${OWNER}: start() called while it is running (at ${this.#server?.url ?? 'a port being opened'}); close() it first`)
     this.#starting = true
     try {
-      this.#server = await startServer((req, res) => this.#serve(req, res), options.port)
+      this.#server = await startServer((req, res) => this.#serve(req, res), { port: options.port, errorBody: serverErrorBody })
     } finally {
       this.#starting = false
     }
@@ -300,6 +311,7 @@ export class FakeProxy {
     // Every lane closes with its server: a late request to one is answered 404 by no one.
     for (const entry of [...this.#lanes.entries()]) this.#lanes.remove(entry.id)
     await server?.close()
+    this.#state.memory.clear()
     await this.#state.recordMode?.close()
   }
 
@@ -314,7 +326,8 @@ export class FakeProxy {
   }
 
   /**
-   * Clears records, pending refusals, planned faults and the `reply()` override, and forgets
+   * Clears records, pending refusals, planned faults, the `reply()` override and remembered
+   * Responses (`previous_response_id`), and forgets
    * definitions; keeps running on the same port. The setup entries call it after each test.
    * On a proxy it leaves its lanes alone; each lane resets on its own.
    * @example
@@ -328,6 +341,7 @@ export class FakeProxy {
     state.pendingProviderErrors.length = 0
     state.faults.clear()
     state.reply = undefined
+    state.memory.clear()
     state.book.reset()
   }
 

@@ -20,9 +20,12 @@ import { providerErrorAnswer } from './provider-error-answer.js'
 import { providerHeaders, requestIdKind } from './provider-headers.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
 import { errorStyleFor, findRoute, isAgentApiPath } from './routes.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
+import type { ResponseMemory } from './response-memory.js'
 import { readBody } from './server.js'
 import { closed, writeSse } from './sse.js'
 import { renameToolCallEvents, renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
+import { INVALID_REQUEST, rejectionBody, validateRequest } from './validate/index.js'
 import type { FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from './wire-ids.js'
 
@@ -69,6 +72,10 @@ export interface ProxyState {
   readonly recordMode: RecordMode | undefined
   /** A fresh seed, unique within this proxy, for the request id and the answer's ids (see `wireId`). */
   nextId(): string
+  /** Whether requests are checked as the providers check them (SPEC §10.3). */
+  readonly validate: boolean
+  /** The Responses this proxy answered, for `previous_response_id` and `item_reference`. */
+  readonly memory: ResponseMemory
 }
 
 /**
@@ -111,12 +118,18 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const parsed = await readJson(req, method === 'POST')
   if (parsed.kind === 'aborted') return
   if (parsed.kind === 'error') return send(parsed.status, inputErrorBody(dialect.errorStyle, parsed.status, parsed.message))
+  const json = parsed.json ?? {}
+  // Checked as the provider checks it, unless record mode sends it to the provider itself.
+  const forwarding = !state.reply && state.recordMode?.originFor(dialect.id) !== undefined
+  const violation = state.validate && !forwarding ? validateRequest(dialect.id, json, state.memory) : undefined
   let request: ModelRequest
   try {
-    request = dialect.decode(parsed.json ?? {})
+    request = dialect.decode(json, state.memory)
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
-    return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+    if (!violation) return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+    // Rejected anyway: recorded with what can be read of it.
+    request = { model: typeof json.model === 'string' ? json.model : '', messages: [], stream: json.stream === true }
   }
 
   // Identity.
@@ -155,9 +168,16 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const pending = modelTraffic ? takePendingRefusal(state.pendingRefusals) : undefined
   if (pending) return refuse(pending.code, pending)
 
+  // What the provider would reject: its 400, recorded.
+  if (violation) {
+    const error = { type: INVALID_REQUEST, code: violation.code, param: violation.param, message: violation.message }
+    state.requests.push({ ...record, status: 400, error })
+    return send(400, rejectionBody(dialect.errorStyle, violation, requestId))
+  }
+
   // Answer, and record.
   state.requests.push(record)
-  const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: now }
+  const context: EncodeContext = { request, json, id, created: now, memory: state.memory }
   // The time "processing" took, as OpenAI reports it: what the fake spent before answering.
   if (style === 'openai') res.setHeader('openai-processing-ms', String(Date.now() - started))
   const answerProviderError = (planned: { name: ProviderErrorName; message?: string; retryAfterS?: number }): Promise<void> =>
@@ -384,6 +404,9 @@ async function readJson(req: IncomingMessage, expectJson: boolean): Promise<Pars
   const type = req.headers['content-type']
   if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     return { kind: 'error', status: 415, message: `content-type must be application/json, got ${JSON.stringify(type)}` }
+  }
+  if (nestsDeeperThan(body)) {
+    return { kind: 'error', status: 400, message: `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }
   }
   let json: unknown
   try {

@@ -20,6 +20,7 @@ describe('matchers entry', () => {
         'toHaveRequestedTool',
         'toHaveText',
         'toHaveUsage',
+        'toHaveSentValidRequests',
       ].sort(),
     )
     for (const matcher of Object.values(matchers)) expect(typeof matcher).toBe('function')

@@ -10,6 +10,7 @@ import {
   argumentsJson,
   decodeToolList,
   numberOr,
+  optionalString,
   parseArguments,
   record,
   requireArray,
@@ -70,7 +71,7 @@ function forcedJsonTool(json: Record<string, unknown>): Record<string, unknown> 
 function decode(json: Record<string, unknown>): ModelRequest {
   const model = requireString(json, 'model')
   const messages: Message[] = []
-  for (const raw of requireArray(json, 'messages')) decodeMessage(record(raw), messages)
+  requireArray(json, 'messages').forEach((raw, n) => decodeMessage(record(raw), `messages.${n}`, messages))
   const request: ModelRequest = { model, messages, stream: json.stream === true }
   const system = textOf(json.system)
   if (system !== '') request.system = system
@@ -91,7 +92,7 @@ function decode(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-function decodeMessage(message: Record<string, unknown>, messages: Message[]): void {
+function decodeMessage(message: Record<string, unknown>, at: string, messages: Message[]): void {
   const role = message.role === 'assistant' ? 'assistant' : 'user'
   if (typeof message.content === 'string') {
     messages.push({ role, content: [{ type: 'text', text: message.content }] })
@@ -100,16 +101,17 @@ function decodeMessage(message: Record<string, unknown>, messages: Message[]): v
   // Tool results travel in user messages on this wire; the neutral model gives them a `tool`
   // message of their own, ahead of whatever else the user message says.
   const parts: Part[] = []
-  for (const raw of Array.isArray(message.content) ? message.content : []) {
+  const blocks = Array.isArray(message.content) ? message.content : []
+  for (const [n, raw] of blocks.entries()) {
     const block = record(raw)
     if (block.type === 'tool_result') {
-      const id = String(block.tool_use_id ?? '')
+      const id = optionalString(block.tool_use_id, `${at}.content.${n}.tool_use_id`)
       const name = toolNameFor(messages, id)
       const result = typeof block.content === 'string' || block.content === undefined ? (block.content ?? '') : toolResultOf(block.content)
       appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result, ...(block.is_error === true ? { isError: true } : {}) })
       continue
     }
-    const part = decodeBlock(block)
+    const part = decodeBlock(block, `${at}.content.${n}`)
     if (part) parts.push(part)
   }
   if (parts.length > 0 || role === 'assistant') messages.push({ role, content: parts })
@@ -121,18 +123,18 @@ function toolResultOf(content: unknown): unknown {
   return blocks.every((block) => block.type === 'text') ? textOf(blocks) : content
 }
 
-function decodeBlock(block: Record<string, unknown>): Part | undefined {
+function decodeBlock(block: Record<string, unknown>, at: string): Part | undefined {
   switch (block.type) {
     case 'text':
-      return { type: 'text', text: String(block.text ?? '') }
+      return { type: 'text', text: optionalString(block.text, `${at}.text`) }
     case 'tool_use':
-      return { type: 'tool-call', id: String(block.id ?? ''), name: String(block.name ?? ''), args: parseArguments(block.input) }
+      return { type: 'tool-call', id: optionalString(block.id, `${at}.id`), name: optionalString(block.name, `${at}.name`), args: parseArguments(block.input) }
     case 'thinking':
-      return { type: 'reasoning', text: String(block.thinking ?? '') }
+      return { type: 'reasoning', text: optionalString(block.thinking, `${at}.thinking`) }
     case 'image': {
       const source = record(block.source)
-      if (source.type === 'url') return { type: 'image', url: String(source.url) }
-      return { type: 'image', ...(typeof source.media_type === 'string' ? { mediaType: source.media_type } : {}), data: String(source.data ?? '') }
+      if (source.type === 'url') return { type: 'image', url: optionalString(source.url, `${at}.source.url`) }
+      return { type: 'image', ...(typeof source.media_type === 'string' ? { mediaType: source.media_type } : {}), data: optionalString(source.data, `${at}.source.data`) }
     }
     default:
       return undefined

@@ -12,6 +12,7 @@ import {
   imageFromUrl,
   numberOr,
   openaiErrorBody,
+  optionalString,
   parseArguments,
   record,
   requireArray,
@@ -49,7 +50,7 @@ function decode(json: Record<string, unknown>): ModelRequest {
   const model = requireString(json, 'model')
   const system: string[] = []
   const messages: Message[] = []
-  for (const raw of requireArray(json, 'messages')) decodeMessage(record(raw), system, messages)
+  requireArray(json, 'messages').forEach((raw, n) => decodeMessage(record(raw), `messages[${n}]`, system, messages))
   const request: ModelRequest = { model, messages, stream: json.stream === true }
   if (system.length > 0) request.system = system.join('\n\n')
   const tools = decodeTools(json.tools)
@@ -68,7 +69,7 @@ function decode(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-function decodeMessage(message: Record<string, unknown>, system: string[], messages: Message[]): void {
+function decodeMessage(message: Record<string, unknown>, at: string, system: string[], messages: Message[]): void {
   switch (message.role) {
     case 'system':
     case 'developer':
@@ -80,17 +81,19 @@ function decodeMessage(message: Record<string, unknown>, system: string[], messa
     case 'assistant': {
       const text = textOf(message.content)
       const parts: Part[] = text ? [{ type: 'text', text }] : []
-      for (const raw of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+      const calls = Array.isArray(message.tool_calls) ? message.tool_calls : []
+      calls.forEach((raw, n) => {
         const call = record(raw)
         const fn = record(call.function)
-        parts.push({ type: 'tool-call', id: String(call.id ?? ''), name: String(fn.name ?? ''), args: parseArguments(fn.arguments) })
-      }
+        const id = optionalString(call.id, `${at}.tool_calls[${n}].id`)
+        parts.push({ type: 'tool-call', id, name: optionalString(fn.name, `${at}.tool_calls[${n}].function.name`), args: parseArguments(fn.arguments) })
+      })
       // Always one assistant message per turn, even when it is empty.
       messages.push({ role: 'assistant', content: parts })
       return
     }
     case 'tool': {
-      const id = String(message.tool_call_id ?? '')
+      const id = optionalString(message.tool_call_id, `${at}.tool_call_id`)
       const name = toolNameFor(messages, id)
       const result = typeof message.content === 'string' ? message.content : textOf(message.content)
       appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result })

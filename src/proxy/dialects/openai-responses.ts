@@ -9,6 +9,7 @@ import {
   decodeToolList,
   imageFromUrl,
   numberOr,
+  optionalString,
   parseArguments,
   record,
   requireString,
@@ -21,6 +22,7 @@ import {
   type SseFrame,
 } from '../dialect.js'
 import { wireId, type WireIdKind } from '../wire-ids.js'
+import type { ResponseMemory } from '../response-memory.js'
 
 /** The OpenAI Responses dialect. */
 export const openaiResponses: ModelDialect = {
@@ -54,15 +56,15 @@ function itemId(kind: WireIdKind, context: EncodeContext, n: number): string {
   return wireId(kind, `${context.id}/${n}`)
 }
 
-function decode(json: Record<string, unknown>): ModelRequest {
+function decode(json: Record<string, unknown>, memory?: ResponseMemory): ModelRequest {
   const model = requireString(json, 'model')
   const system: string[] = typeof json.instructions === 'string' && json.instructions !== '' ? [json.instructions] : []
   // A conversation continued with `previous_response_id` starts from what that response saw and
   // said (instructions are not carried over, as with OpenAI).
-  const previous = typeof json.previous_response_id === 'string' ? conversations.get(json.previous_response_id) : undefined
-  const messages: Message[] = previous ? structuredClone(previous) : []
+  const previous = typeof json.previous_response_id === 'string' ? memory?.get(json.previous_response_id) : undefined
+  const messages: Message[] = previous ? structuredClone(previous) as Message[] : []
   if (typeof json.input === 'string') messages.push({ role: 'user', content: [{ type: 'text', text: json.input }] })
-  else if (Array.isArray(json.input)) for (const raw of json.input) decodeItem(record(raw), system, messages)
+  else if (Array.isArray(json.input)) json.input.forEach((raw, n) => decodeItem(record(raw), `input[${n}]`, system, messages, memory))
   else throw new BadRequest('input must be a string or an array of input items', 'input')
   const request: ModelRequest = { model, messages, stream: json.stream === true }
   if (system.length > 0) request.system = system.join('\n\n')
@@ -81,11 +83,12 @@ function decode(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-function decodeItem(item: Record<string, unknown>, system: string[], messages: Message[]): void {
+function decodeItem(item: Record<string, unknown>, at: string, system: string[], messages: Message[], memory: ResponseMemory | undefined): void {
   if (item.type === 'function_call') {
-    appendPart(messages, 'assistant', { type: 'tool-call', id: String(item.call_id ?? ''), name: String(item.name ?? ''), args: parseArguments(item.arguments) })
+    const id = optionalString(item.call_id, `${at}.call_id`)
+    appendPart(messages, 'assistant', { type: 'tool-call', id, name: optionalString(item.name, `${at}.name`), args: parseArguments(item.arguments) })
   } else if (item.type === 'function_call_output') {
-    const id = String(item.call_id ?? '')
+    const id = optionalString(item.call_id, `${at}.call_id`)
     const name = toolNameFor(messages, id)
     const result = typeof item.output === 'string' ? item.output : textOf(item.output)
     appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result })
@@ -101,34 +104,21 @@ function decodeItem(item: Record<string, unknown>, system: string[], messages: M
     messages.push({ role: 'user', content: decodeUserContent(item.content) })
   } else if (item.type === 'item_reference' && typeof item.id === 'string') {
     // The AI SDK replays earlier answers by id (`store` defaults to true): put back what we sent.
-    for (const part of issued.get(item.id) ?? []) appendPart(messages, 'assistant', part)
+    for (const message of memory?.get(item.id) ?? []) for (const part of message.content) appendPart(messages, 'assistant', structuredClone(part))
   }
 }
 
 /**
- * The parts of message and reasoning items this dialect sent, by item id, so later
- * `item_reference` input items decode to what they stand for. Ids are unique per process
- * (they carry the proxy's request id); the oldest are dropped past a bound.
+ * Notes an output item this dialect sent under its id, so a later `item_reference` input item
+ * decodes to what it stands for.
  */
-const issued = new Map<string, Part[]>()
-
-/** Each answered response's conversation (its input plus its output), by response id. */
-const conversations = new Map<string, Message[]>()
-
-/** How many items or conversations are kept before the oldest are dropped. */
-const REMEMBERED_LIMIT = 10_000
-
-function keep<T>(map: Map<string, T>, id: string, value: T): void {
-  map.set(id, value)
-  if (map.size > REMEMBERED_LIMIT) map.delete(map.keys().next().value as string)
+function remember(memory: ResponseMemory | undefined, id: string, part: Part): void {
+  memory?.set(id, [{ role: 'assistant', content: [part] }])
 }
 
-function remember(id: string, part: Part): void {
-  keep(issued, id, [part])
-}
-
+/** Notes an answered response's conversation (its input plus its output) under its id. */
 function rememberConversation(context: EncodeContext, response: ModelResponse): void {
-  keep(conversations, wireId('response', context.id), [...context.request.messages, { role: 'assistant', content: response.content }])
+  context.memory?.set(wireId('response', context.id), [...context.request.messages, { role: 'assistant', content: response.content }])
 }
 
 function decodeUserContent(content: unknown): Part[] {
@@ -245,14 +235,17 @@ function usageOf(response: ModelResponse): unknown {
 
 function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
   const items = outputItems(response.content, context)
-  for (const item of items) rememberItem(item)
+  for (const item of items) rememberItem(context.memory, item)
   rememberConversation(context, response)
   return responseObject(context, 'completed', items, response)
 }
 
-function rememberItem(item: OutputItem): void {
-  if (item.type === 'message') remember(item.id, { type: 'text', text: (item.content as { text: string }[])[0].text })
-  else if (item.type === 'reasoning') remember(item.id, { type: 'reasoning', text: textOf(item.summary) })
+function rememberItem(memory: ResponseMemory | undefined, item: OutputItem): void {
+  if (item.type === 'message') remember(memory, item.id, { type: 'text', text: (item.content as { text: string }[])[0].text })
+  else if (item.type === 'reasoning') remember(memory, item.id, { type: 'reasoning', text: textOf(item.summary) })
+  else if (item.type === 'function_call') {
+    remember(memory, item.id, { type: 'tool-call', id: item.call_id as string, name: item.name as string, args: parseArguments(item.arguments) })
+  }
 }
 
 async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
@@ -275,12 +268,12 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       yield frame('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] })
       yield frame('response.content_part.done', { ...at, content_index: 0, part: textPart(text) })
       output.push(messageItem(item.id, text, 'completed'))
-      rememberItem(output.at(-1) as OutputItem)
+      rememberItem(context.memory, output.at(-1) as OutputItem)
     } else {
       yield frame('response.reasoning_summary_text.done', { ...at, summary_index: 0, text })
       yield frame('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text } })
       output.push(reasoningItem(item.id, text, true))
-      rememberItem(output.at(-1) as OutputItem)
+      rememberItem(context.memory, output.at(-1) as OutputItem)
     }
     yield frame('response.output_item.done', { output_index: output.length - 1, item: output.at(-1) })
   }
@@ -314,6 +307,7 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       for (const delta of splitArguments(args)) yield frame('response.function_call_arguments.delta', { item_id: id, output_index: n, delta })
       yield frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args })
       output.push(callItem(id, event, 'completed'))
+      rememberItem(context.memory, output.at(-1) as OutputItem)
       yield frame('response.output_item.done', { output_index: n, item: output.at(-1) })
     } else if (event.type === 'finish') {
       yield* closeOpen()
