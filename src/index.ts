@@ -69,3 +69,6 @@ export { resetAll } from './registry.js'
 export { installNetworkGuard } from './guard/network-guard.js'
 export type { NetworkGuardOptions } from './guard/network-guard.js'
 export { providerHosts, routeProvidersTo } from './guard/provider-hosts.js'
+
+export { FakeMcpServer, fakeMcpServer } from './mcp/index.js'
+export type * from './mcp/index.js'
