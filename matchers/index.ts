@@ -9,6 +9,7 @@ import { toBeErrorEnvelope, toHaveText, toHaveUsage } from './envelope.js'
 import { toHaveRefusedWith } from './refusals.js'
 import { toHaveReceivedRequest, toHaveReceivedRequests } from './requests.js'
 import { toHaveConsumedAllTurns, toHaveReceivedToolResult, toHaveRequestedTool } from './tools.js'
+import { toHaveCalledMcpTool, toHaveCalledMcpToolTimes } from './mcp.js'
 import { argumentError } from '../src/internal/describe.js'
 
 export type { AgentDoublesMatchers } from './types.js'
@@ -35,6 +36,8 @@ export const matchers = Object.freeze({
   toHaveText,
   toBeErrorEnvelope,
   toHaveUsage,
+  toHaveCalledMcpTool,
+  toHaveCalledMcpToolTimes,
 })
 
 /** Anything with an `extend` method: Vitest's `expect`, Jest's `expect`, `@jest/globals`' `expect`. */

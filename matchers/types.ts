@@ -45,4 +45,8 @@ export interface AgentDoublesMatchers<R = void> {
   toBeErrorEnvelope(partial?: object): R
   /** The Envelope's `metadata.totals()` matches `partial`. */
   toHaveUsage(partial: { inputTokens?: unknown; outputTokens?: unknown; costUsd?: unknown }): R
+  /** The FakeMcpServer received a `tools/call` of `name` (with `args` as a subset). */
+  toHaveCalledMcpTool(name: StringOrMatcher, args?: unknown): R
+  /** The FakeMcpServer received exactly `n` `tools/call`s of `name`. */
+  toHaveCalledMcpToolTimes(name: StringOrMatcher, n: number): R
 }

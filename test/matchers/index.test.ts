@@ -20,6 +20,8 @@ describe('matchers entry', () => {
         'toHaveRequestedTool',
         'toHaveText',
         'toHaveUsage',
+        'toHaveCalledMcpTool',
+        'toHaveCalledMcpToolTimes',
       ].sort(),
     )
     for (const matcher of Object.values(matchers)) expect(typeof matcher).toBe('function')
