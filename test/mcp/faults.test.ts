@@ -4,8 +4,9 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { fakeMcpServer, type FakeMcpServer } from '../../src/index.js'
 
 const open: { close(): Promise<void> }[] = []
+// Clients first, then the servers they talk to.
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((item) => item.close()))
+  for (const item of open.splice(0)) await item.close()
 })
 
 async function connect(): Promise<{ mcp: FakeMcpServer; client: Client }> {

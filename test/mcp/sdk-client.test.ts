@@ -6,8 +6,9 @@ import { z } from 'zod'
 import { fakeMcpServer, type FakeMcpServer, type FakeMcpServerOptions } from '../../src/index.js'
 
 const open: { close(): Promise<void> }[] = []
+// Clients first, then the servers they talk to.
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((item) => item.close()))
+  for (const item of open.splice(0)) await item.close()
 })
 
 async function connect(options: FakeMcpServerOptions): Promise<{ mcp: FakeMcpServer; client: Client }> {
