@@ -4,6 +4,7 @@
  * @module
  */
 import { readFile } from 'node:fs/promises'
+import type { Readable, Writable } from 'node:stream'
 import { parseArgs } from 'node:util'
 import { PREFIX } from '../internal/describe.js'
 import { createProtocolServer } from '../mcp/protocol-server.js'
@@ -29,7 +30,11 @@ export interface StdioMcpServer {
  * @throws {TypeError} bad arguments (with the usage) or a config that is not valid.
  * @throws {Error} the config cannot be read, or the SDK is not installed.
  */
-export async function serveMcpStdio(argv: string[], stdin = process.stdin, stdout = process.stdout): Promise<StdioMcpServer> {
+export async function serveMcpStdio(
+  argv: string[],
+  stdin: Readable = process.stdin,
+  stdout: Writable = process.stdout,
+): Promise<StdioMcpServer> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { config: { type: 'string' } } })
   if (positionals[0] !== 'mcp' || positionals.length > 1 || !values.config) throw new TypeError(mcpUsage)
   const options = await readConfig(values.config)
