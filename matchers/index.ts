@@ -10,6 +10,7 @@ import { toHaveRefusedWith } from './refusals.js'
 import { toHaveReceivedRequest, toHaveReceivedRequests } from './requests.js'
 import { toHaveConsumedAllTurns, toHaveReceivedToolResult, toHaveRequestedTool } from './tools.js'
 import { toHaveSentValidRequests } from './validity.js'
+import { toHaveCalledMcpTool, toHaveCalledMcpToolTimes } from './mcp.js'
 import { argumentError } from '../src/internal/describe.js'
 
 export type { AgentDoublesMatchers } from './types.js'
@@ -37,6 +38,8 @@ export const matchers = Object.freeze({
   toBeErrorEnvelope,
   toHaveUsage,
   toHaveSentValidRequests,
+  toHaveCalledMcpTool,
+  toHaveCalledMcpToolTimes,
 })
 
 /** Anything with an `extend` method: Vitest's `expect`, Jest's `expect`, `@jest/globals`' `expect`. */

@@ -47,4 +47,8 @@ export interface AgentDoublesMatchers<R = void> {
   toHaveUsage(partial: { inputTokens?: unknown; outputTokens?: unknown; costUsd?: unknown }): R
   /** No request the FakeProxy (or lane) recorded was rejected by its request validation. */
   toHaveSentValidRequests(): R
+  /** The FakeMcpServer received a `tools/call` of `name` (with `args` as a subset). */
+  toHaveCalledMcpTool(name: StringOrMatcher, args?: unknown): R
+  /** The FakeMcpServer received exactly `n` `tools/call`s of `name`. */
+  toHaveCalledMcpToolTimes(name: StringOrMatcher, n: number): R
 }

@@ -72,3 +72,5 @@ export { providerHosts, routeProvidersTo } from './guard/provider-hosts.js'
 
 export { providerError, ProviderError, providerErrorNames, isProviderError, isProviderErrorName } from './provider-errors.js'
 export type { ProviderErrorName, ProviderErrorOptions, ProviderErrorPlanOptions } from './provider-errors.js'
+export { FakeMcpServer, fakeMcpServer } from './mcp/index.js'
+export type * from './mcp/index.js'

@@ -21,6 +21,8 @@ describe('matchers entry', () => {
         'toHaveText',
         'toHaveUsage',
         'toHaveSentValidRequests',
+        'toHaveCalledMcpTool',
+        'toHaveCalledMcpToolTimes',
       ].sort(),
     )
     for (const matcher of Object.values(matchers)) expect(typeof matcher).toBe('function')

@@ -3,6 +3,7 @@
 import { expect, test as base } from 'vitest'
 import { test, fixtures, type AgentDoublesFixtures } from 'agent-doubles/vitest'
 import type { Envelope, FakeProxy, MockAgent, ScriptedLLM } from 'agent-doubles'
+import type { FakeMcpServer } from 'agent-doubles'
 
 declare const env: Envelope
 declare const agent: MockAgent
@@ -66,5 +67,17 @@ export function fixturesCompile(): void {
   mine('merged', async ({ db, fakeProxy }) => {
     const both: [string, string] = [db, fakeProxy.url]
     void both
+  })
+}
+
+export function mcpCompiles(): void {
+  test('fakeMcp is typed', async ({ fakeMcp }) => {
+    const mcp: FakeMcpServer = await fakeMcp({ tools: { get_weather: { responses: 'sunny' } } })
+    expect(mcp).toHaveCalledMcpTool('get_weather', { city: expect.any(String) })
+    expect(mcp).toHaveCalledMcpToolTimes(expect.stringContaining('weather'), 1)
+    // @ts-expect-error n is a number
+    expect(mcp).toHaveCalledMcpToolTimes('get_weather', '1')
+    // @ts-expect-error a tool name is a string
+    expect(mcp).toHaveCalledMcpTool(42)
   })
 }
