@@ -12,13 +12,14 @@ import type { AgentBook } from './agent-book.js'
 import type { RecordMode } from './record-mode.js'
 import { handleAgentApi } from './agent-api.js'
 import { checkModelRequestDetail } from './checks.js'
-import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFinish, type EncodeContext, type ModelDialect } from './dialect.js'
+import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFinish, type EncodeContext, type ErrorAnswer, type ModelDialect, type RequestTarget, type WireDialect } from './dialect.js'
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from './identity.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
 import { errorStyleForPath, findRoute, isAgentApiPath } from './routes.js'
 import { readBody } from './server.js'
-import { writeSse } from './sse.js'
+import { embed as deterministicVector } from './dialects/openai-embeddings.js'
+import { writeStream } from '../wire/framing.js'
 import type { FakeRequest, ProxyFeature, Refusal } from './types.js'
 
 /** A refusal planned with `proxy.refuse()`. */
@@ -67,8 +68,13 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const requestId = `req_${id}`
   const method = (req.method ?? 'GET').toUpperCase()
   const path = pathOf(req.url)
+  const target: RequestTarget = { path, query: queryOf(req.url) }
   const send = (status: number, body: unknown, headers: Record<string, string> = {}): void =>
     sendJson(res, requestId, status, JSON.stringify(body), headers)
+  const sendError = (dialect: WireDialect, status: number, message: string, param?: string, headers: Record<string, string> = {}): void => {
+    const error = errorAnswer(dialect, status, message, param)
+    send(status, error.body, { ...error.headers, ...headers })
+  }
 
   // Route.
   if (isAgentApiPath(path)) return serveAgentApi(req, state, { method, path, send })
@@ -80,19 +86,20 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const { dialect } = route
   if (method !== route.method) {
     req.resume()
-    return send(405, inputErrorBody(dialect.errorStyle, 405, `${method} is not allowed on ${path}; use ${route.method}`), { allow: route.method })
+    const error = errorAnswer(dialect, 405, `${method} is not allowed on ${path}; use ${route.method}`)
+    return send(405, error.body, { ...error.headers, allow: route.method })
   }
 
   // Read and parse.
   const parsed = await readJson(req, method === 'POST')
   if (parsed.kind === 'aborted') return
-  if (parsed.kind === 'error') return send(parsed.status, inputErrorBody(dialect.errorStyle, parsed.status, parsed.message))
+  if (parsed.kind === 'error') return sendError(dialect, parsed.status, parsed.message)
   let request: ModelRequest
   try {
-    request = dialect.decode(parsed.json ?? {})
+    request = dialect.decode(parsed.json ?? {}, target)
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
-    return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+    return sendError(dialect, 400, error.message, error.param)
   }
 
   // Identity.
@@ -119,20 +126,22 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const refuse = (code: RefusalCode, detail: { message?: string; hint?: string }): void => {
     const answer = refusalAnswer(code, dialect.errorStyle, detail)
     state.refusals.push({ code, status: answer.status, request: record })
-    send(answer.status, answer.body, answer.headers)
+    // Providers with an error shape of their own carry the refusal in it; the mark header stays.
+    const own = dialect.errorAnswer?.(answer.status, detail.message ?? String((answer.body as { error?: { message?: unknown } }).error?.message ?? code), code)
+    send(answer.status, own ? own.body : answer.body, { ...answer.headers, ...own?.headers })
   }
 
   // Checks 1–5, then check 6: a pending refuse(). The model list is not model traffic, so
   // planned refusals, replies and faults wait for the next real model request.
   const failed = checkModelRequestDetail({ identity, book: state.book, strict: state.strict, features: state.features, needs: dialect.needs })
   if (failed) return refuse(failed.code, failed)
-  const modelTraffic = dialect.id !== 'openai-models'
+  const modelTraffic = dialect.id !== 'openai-models' && dialect.modelTraffic !== false
   const pending = modelTraffic ? takePendingRefusal(state.pendingRefusals) : undefined
   if (pending) return refuse(pending.code, pending)
 
   // Answer, and record.
   state.requests.push(record)
-  const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: Math.floor(Date.now() / 1000) }
+  const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: Math.floor(Date.now() / 1000), target }
   // Forwarded requests answer with the upstream's bytes: faults wait for one the fake answers.
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   const fault = modelTraffic && !forwarded ? state.faults.take() : undefined
@@ -142,7 +151,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     res.socket?.destroy()
     return
   }
-  const answer = { res, requestId, style: dialect.errorStyle, fault }
+  const answer = { res, requestId, style: dialect.errorStyle, fault, dialect }
   if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
   if (forwarded && state.recordMode) {
     const input = {
@@ -161,9 +170,6 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     }
     return
   }
-  if (dialect.kind === 'direct') {
-    return writeJson(answer, 200, dialect.answer(request, { ...context, headers: record.headers, path }))
-  }
   const llm = state.brain()
   const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
   const onBrainError = (error: unknown): void => {
@@ -171,7 +177,19 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       withdraw()
       return refuse(error.code, { message: error.message, hint: error.hint })
     }
-    send(500, inputErrorBody(dialect.errorStyle, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`), DOUBLE_FAULT)
+    sendError(dialect, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`, undefined, DOUBLE_FAULT)
+  }
+  if (dialect.kind === 'direct') {
+    const embed = (text: string, model: string, dimensions: number): Promise<number[]> =>
+      brain.embed ? Promise.resolve(brain.embed(text, model)) : Promise.resolve(deterministicVector(text, dimensions))
+    let body: unknown
+    try {
+      body = await dialect.answer(request, { ...context, headers: record.headers, path, embed })
+    } catch (error) {
+      if (error instanceof BadRequest) return sendError(dialect, 400, error.message, error.param)
+      return onBrainError(error)
+    }
+    return writeJson(answer, 200, body)
   }
   if (request.stream) return answerStream(answer, dialect, brain, context, record, onBrainError)
   let response
@@ -190,6 +208,12 @@ interface AnswerTarget {
   requestId: string
   style: ErrorStyle
   fault: Fault | undefined
+  dialect: WireDialect
+}
+
+/** The error answer of `dialect` for `status`: its own shape, else its {@link ErrorStyle}'s. */
+function errorAnswer(dialect: WireDialect, status: number, message: string, param?: string): ErrorAnswer {
+  return dialect.errorAnswer?.(status, message) ?? { body: inputErrorBody(dialect.errorStyle, status, message, param) }
 }
 
 async function answerStream(
@@ -211,7 +235,7 @@ async function answerStream(
     return onBrainError(error)
   }
   const frames = dialect.encodeStream(recording(first, events, record), context)
-  await writeSse(answer.res, answer.requestId, frames, {
+  await writeStream(answer.res, answer.requestId, frames, dialect.framing?.(context) ?? 'sse', {
     fault: answer.fault,
     onError: (error, framesSent) => dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent),
   })
@@ -236,7 +260,8 @@ async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: Fa
     try {
       body = (body as (req: FakeRequest) => unknown)(structuredClone(record))
     } catch (error) {
-      return writeJson(answer, 500, inputErrorBody(answer.style, 500, `[agent-doubles] FakeProxy reply() function threw: ${messageOf(error)}`), DOUBLE_FAULT)
+      const failure = errorAnswer(answer.dialect, 500, `[agent-doubles] FakeProxy reply() function threw: ${messageOf(error)}`)
+      return writeJson(answer, 500, failure.body, { ...failure.headers, ...DOUBLE_FAULT })
     }
   }
   let text: string | undefined
@@ -248,7 +273,8 @@ async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: Fa
   }
   if (text === undefined) {
     const why = typeof body === 'string' ? body : `it is ${typeof body === 'function' ? 'a function' : String(body)}`
-    return writeJson(answer, 500, inputErrorBody(answer.style, 500, `[agent-doubles] FakeProxy reply() body cannot be sent as JSON: ${why}`), DOUBLE_FAULT)
+    const failure = errorAnswer(answer.dialect, 500, `[agent-doubles] FakeProxy reply() body cannot be sent as JSON: ${why}`)
+    return writeJson(answer, 500, failure.body, { ...failure.headers, ...DOUBLE_FAULT })
   }
   return writeText(answer, plan.status, text)
 }
@@ -322,6 +348,12 @@ function takePendingRefusal(pending: PendingRefusal[]): PendingRefusal | undefin
   if (!next) return undefined
   if (--next.remaining <= 0) pending.shift()
   return next
+}
+
+function queryOf(url: string | undefined): URLSearchParams {
+  const raw = url ?? '/'
+  const query = raw.indexOf('?')
+  return new URLSearchParams(query === -1 ? '' : raw.slice(query + 1))
 }
 
 function pathOf(url: string | undefined): string {

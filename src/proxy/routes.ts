@@ -11,6 +11,7 @@ import { openaiChat } from './dialects/openai-chat.js'
 import { openaiEmbeddings } from './dialects/openai-embeddings.js'
 import { openaiModels } from './dialects/openai-models.js'
 import { openaiResponses } from './dialects/openai-responses.js'
+import { GEMINI_METHOD_PATH, GEMINI_MODELS_PATH, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from '../wire/gemini.js'
 
 /** One route: the method it answers and its dialect. */
 export interface Route {
@@ -31,10 +32,29 @@ const table: Readonly<Record<string, Route>> = {
   '/models': { method: 'GET', dialect: openaiModels },
 }
 
+/** Routes whose paths carry parameters (a model, a deployment), tried in order after the table. */
+const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExpExecArray) => Route }[] = [
+  {
+    path: GEMINI_METHOD_PATH,
+    route: (match) => {
+      if (match[2] === 'countTokens') return { method: 'POST', dialect: geminiCountTokens }
+      if (match[2] === 'embedContent' || match[2] === 'batchEmbedContents') return { method: 'POST', dialect: geminiEmbed }
+      return { method: 'POST', dialect: geminiGenerate }
+    },
+  },
+  { path: GEMINI_MODELS_PATH, route: () => ({ method: 'GET', dialect: geminiModels }) },
+]
+
 /** The route serving `path` (no query string), or `undefined`. `/v1/models/{id}` is the model list's. */
 export function findRoute(path: string): Route | undefined {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path
-  return table[trimmed] ?? (/^(\/v1)?\/models\/[^/]+$/.test(trimmed) ? table['/v1/models'] : undefined)
+  const exact = table[trimmed]
+  if (exact) return exact
+  for (const { path: pattern, route } of patterns) {
+    const match = pattern.exec(trimmed)
+    if (match) return route(match)
+  }
+  return /^(\/v1)?\/models\/[^/]+$/.test(trimmed) ? table['/v1/models'] : undefined
 }
 
 /** Whether `path` belongs to the proxy's local agent API (SPEC §5.5). */

@@ -12,6 +12,10 @@ export type Dialect =
   | 'anthropic-messages'
   | 'openai-embeddings'
   | 'openai-models'
+  | 'gemini-generate'
+  | 'gemini-count-tokens'
+  | 'gemini-embed'
+  | 'gemini-models'
 
 /** Who sent a request, read from the `X-Viper-*` headers. */
 export interface Identity {
