@@ -49,7 +49,7 @@ export async function writeStream(
       sent++
     }
   } catch (error) {
-    if (!res.destroyed) await write(encodeFrame(framing, options.onError(error, sent), sent))
+    if (!res.destroyed) await write(encodeFrame(framing, options.onError(error, sent), sent++))
   }
   if (options.fault && !res.destroyed) return await breakStream(res, options.fault, framing, gone)
   if (res.destroyed) return

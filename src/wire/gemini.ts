@@ -305,18 +305,24 @@ function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
 async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
   const frame = (chunk: unknown): SseFrame => ({ data: JSON.stringify(chunk) })
   let held: Record<string, unknown>[] | undefined
-  for await (const event of events) {
-    let parts: Record<string, unknown>[] | undefined
-    if (event.type === 'text-delta') parts = [{ text: event.text }]
-    else if (event.type === 'reasoning-delta') parts = [{ text: event.text, thought: true }]
-    else if (event.type === 'tool-call') parts = [{ functionCall: { id: event.id, name: event.name, args: functionArgs(event.args) } }]
-    if (parts) {
-      if (held) yield frame(responseChunk(held, context))
-      held = parts
-    } else if (event.type === 'finish') {
-      yield frame(responseChunk(held ?? [{ text: '' }], context, event.response))
-      return
+  try {
+    for await (const event of events) {
+      let parts: Record<string, unknown>[] | undefined
+      if (event.type === 'text-delta') parts = [{ text: event.text }]
+      else if (event.type === 'reasoning-delta') parts = [{ text: event.text, thought: true }]
+      else if (event.type === 'tool-call') parts = [{ functionCall: { id: event.id, name: event.name, args: functionArgs(event.args) } }]
+      if (parts) {
+        if (held) yield frame(responseChunk(held, context))
+        held = parts
+      } else if (event.type === 'finish') {
+        yield frame(responseChunk(held ?? [{ text: '' }], context, event.response))
+        return
+      }
     }
+  } catch (error) {
+    // What the brain produced before it failed still reaches the client, ahead of the error.
+    if (held) yield frame(responseChunk(held, context))
+    throw error
   }
 }
 
