@@ -6,11 +6,11 @@
  * `@langchain/google-genai` too.
  * @module
  */
-import { estimateInputTokens } from '../llm/usage.js'
+import { estimateInputTokens, estimateTokens } from '../llm/usage.js'
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../llm/types.js'
 import {
   BadRequest,
-  numberOr,
+  argumentsJson,
   parseArguments,
   record,
   type DirectDialect,
@@ -279,14 +279,14 @@ function usageMetadata(usage: ModelResponse['usage']): Record<string, unknown> {
   }
 }
 
-/** One `GenerateContentResponse`. */
-function responseChunk(parts: Record<string, unknown>[], context: EncodeContext, finish?: ModelResponse): Record<string, unknown> {
+/** One `GenerateContentResponse`: the final one with `finish`, else a stream chunk with `outputSoFar` tokens. */
+function responseChunk(parts: Record<string, unknown>[], context: EncodeContext, finish?: ModelResponse, outputSoFar = 0): Record<string, unknown> {
   const candidate: Record<string, unknown> = { content: { parts, role: 'model' } }
   if (finish) candidate.finishReason = finishReasons[finish.finishReason] ?? 'STOP'
   candidate.index = 0
   return {
     candidates: [candidate],
-    usageMetadata: finish ? usageMetadata(finish.usage) : { promptTokenCount: estimateInputTokens(context.request), totalTokenCount: estimateInputTokens(context.request) },
+    usageMetadata: usageMetadata(finish?.usage ?? { inputTokens: estimateInputTokens(context.request), outputTokens: outputSoFar }),
     modelVersion: finish?.model ?? context.request.model,
     responseId: `resp_${context.id}`,
   }
@@ -294,35 +294,33 @@ function responseChunk(parts: Record<string, unknown>[], context: EncodeContext,
 
 function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
   const parts = response.content.flatMap(encodePart)
-  return responseChunk(parts.length > 0 ? parts : [{ text: '' }], context, response)
+  const answer = responseChunk(parts.length > 0 ? parts : [{ text: '' }], context, response)
+  // Recorded answers with function calls say so in a finish message.
+  if (response.content.some((part) => part.type === 'tool-call')) (answer.candidates as Record<string, unknown>[])[0].finishMessage = 'Model generated function call(s).'
+  return answer
 }
 
 /**
  * One chunk per text or reasoning delta and one per tool call (Gemini sends a call whole, with
- * its arguments as one object); the last chunk carries the finish reason and the full usage.
- * A chunk is held back until the next event shows whether it is the last.
+ * its arguments as one object), each with the usage so far; then, as recorded traffic shows, a
+ * last chunk of empty text carrying the finish reason and the full usage.
  */
 async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
   const frame = (chunk: unknown): SseFrame => ({ data: JSON.stringify(chunk) })
-  let held: Record<string, unknown>[] | undefined
-  try {
-    for await (const event of events) {
-      let parts: Record<string, unknown>[] | undefined
-      if (event.type === 'text-delta') parts = [{ text: event.text }]
-      else if (event.type === 'reasoning-delta') parts = [{ text: event.text, thought: true }]
-      else if (event.type === 'tool-call') parts = [{ functionCall: { id: event.id, name: event.name, args: functionArgs(event.args) } }]
-      if (parts) {
-        if (held) yield frame(responseChunk(held, context))
-        held = parts
-      } else if (event.type === 'finish') {
-        yield frame(responseChunk(held ?? [{ text: '' }], context, event.response))
-        return
-      }
+  let streamed = ''
+  for await (const event of events) {
+    if (event.type === 'finish') {
+      yield frame(responseChunk([{ text: '' }], context, event.response))
+      return
     }
-  } catch (error) {
-    // What the brain produced before it failed still reaches the client, ahead of the error.
-    if (held) yield frame(responseChunk(held, context))
-    throw error
+    const part =
+      event.type === 'tool-call'
+        ? { functionCall: { id: event.id, name: event.name, args: functionArgs(event.args) } }
+        : event.type === 'reasoning-delta'
+          ? { text: event.text, thought: true }
+          : { text: event.text }
+    streamed += event.type === 'tool-call' ? argumentsJson(event.args) : event.text
+    yield frame(responseChunk([part], context, undefined, estimateTokens(streamed)))
   }
 }
 

@@ -17,12 +17,17 @@ describe('the Gemini JSON-array stream', () => {
     expect(answer.text.startsWith('[{')).toBe(true)
     expect(answer.text).toContain('},\r\n{')
     const chunks = answer.body as { candidates: { content: { parts: { text?: string }[] }; finishReason?: string }[] }[]
-    expect(chunks.length).toBe(3)
+    expect(chunks.length).toBe(4)
     expect(chunks.map((chunk) => chunk.candidates[0].content.parts[0].text).join('')).toBe('one two three')
-    expect(chunks.map((chunk) => chunk.candidates[0].finishReason)).toEqual([undefined, undefined, 'STOP'])
+    // As recorded traffic does, a last chunk of empty text carries the finish reason.
+    expect(chunks.map((chunk) => chunk.candidates[0].finishReason)).toEqual([undefined, undefined, undefined, 'STOP'])
+    expect(chunks[3].candidates[0].content.parts).toEqual([{ text: '' }])
 
     const second = await postJson(`${proxy.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent`, body)
-    expect(second.body).toEqual([expect.objectContaining({ candidates: [expect.objectContaining({ content: { role: 'model', parts: [{ functionCall: { id: 'call_f', name: 'f', args: { a: 1 } } }] } })] })])
+    expect(second.body).toEqual([
+      expect.objectContaining({ candidates: [{ index: 0, content: { role: 'model', parts: [{ functionCall: { id: 'call_f', name: 'f', args: { a: 1 } } }] } }] }),
+      expect.objectContaining({ candidates: [{ index: 0, finishReason: 'STOP', content: { role: 'model', parts: [{ text: '' }] } }] }),
+    ])
   })
 
   test('with alt=sse each chunk is one data: event', async () => {
@@ -30,7 +35,7 @@ describe('the Gemini JSON-array stream', () => {
     const answer = await postJson(`${proxy.url}/v1beta/models/m:streamGenerateContent?alt=sse`, body)
     expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/)
     const events = answer.text.split('\n\n').filter(Boolean)
-    expect(events).toHaveLength(2)
+    expect(events).toHaveLength(3)
     expect(events.every((event) => event.startsWith('data: {"candidates"'))).toBe(true)
   })
 
