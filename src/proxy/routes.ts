@@ -11,7 +11,7 @@ import { openaiChat } from './dialects/openai-chat.js'
 import { openaiEmbeddings } from './dialects/openai-embeddings.js'
 import { openaiModels } from './dialects/openai-models.js'
 import { openaiResponses } from './dialects/openai-responses.js'
-import { GEMINI_METHOD_PATH, GEMINI_MODELS_PATH, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from '../wire/gemini.js'
+import { GEMINI_METHOD_PATH, GEMINI_MODELS_ROUTE, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from '../wire/gemini.js'
 
 /** One route: the method it answers and its dialect. */
 export interface Route {
@@ -42,7 +42,7 @@ const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExp
       return { method: 'POST', dialect: geminiGenerate }
     },
   },
-  { path: GEMINI_MODELS_PATH, route: () => ({ method: 'GET', dialect: geminiModels }) },
+  { path: GEMINI_MODELS_ROUTE, route: () => ({ method: 'GET', dialect: geminiModels }) },
 ]
 
 /** The route serving `path` (no query string), or `undefined`. `/v1/models/{id}` is the model list's. */

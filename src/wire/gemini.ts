@@ -29,8 +29,14 @@ export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'countT
 /** Matches `/v1beta/models/{model}:{method}` (the version segment is optional), capturing both. */
 export const GEMINI_METHOD_PATH = /^(?:\/v1beta|\/v1|\/v1alpha)?\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/
 
-/** Matches the model list and one model: `/v1beta/models` and `/v1beta/models/{model}`. */
-export const GEMINI_MODELS_PATH = /^\/v1beta\/models(?:\/([^/:]+))?$/
+/**
+ * Matches the model list and one model: `/v1beta/models` and `/v1beta/models/{model}`. (On
+ * `/v1/models`, which OpenAI's list serves, the `x-goog-api-key` header selects this one.)
+ */
+export const GEMINI_MODELS_PATH = /^\/v1(?:beta)?\/models(?:\/([^/:]+))?$/
+
+/** The paths the Gemini model list owns outright (`/v1/models` is shared with OpenAI's list). */
+export const GEMINI_MODELS_ROUTE = /^\/v1beta\/models(?:\/[^/:]+)?$/
 
 /** The gRPC status names Gemini errors carry, by HTTP status. */
 const STATUS_NAMES: Readonly<Record<number, string>> = {
