@@ -58,6 +58,8 @@ export class BadRequest extends Error {
     message: string,
     /** The request field at fault, when there is one. */
     readonly param?: string,
+    /** The status to answer with, where the provider answers bad input with another (Azure's 404 for a missing `api-version`). */
+    readonly status = 400,
   ) {
     super(message)
     this.name = 'BadRequest'
@@ -76,9 +78,9 @@ interface DialectBase {
   /**
    * The provider's own error body (and headers) for `status`, for providers whose errors are
    * shaped like neither OpenAI's nor Anthropic's; `code` is the proxy's refusal code, if any.
-   * Without it, {@link errorStyle} decides.
+   * Without it, or when it answers `undefined`, {@link errorStyle} decides.
    */
-  errorAnswer?(status: number, message: string, code?: string): ErrorAnswer
+  errorAnswer?(status: number, message: string, code?: string): ErrorAnswer | undefined
   /**
    * `false` for routes that answer about models rather than call one (model lists, token
    * counts): planned refusals, replies and faults wait for the next real model request.

@@ -99,7 +99,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     request = dialect.decode(parsed.json ?? {}, target)
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
-    return sendError(dialect, 400, error.message, error.param)
+    return sendError(dialect, error.status, error.message, error.param)
   }
 
   // Identity.
@@ -186,7 +186,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     try {
       body = await dialect.answer(request, { ...context, headers: record.headers, path, embed })
     } catch (error) {
-      if (error instanceof BadRequest) return sendError(dialect, 400, error.message, error.param)
+      if (error instanceof BadRequest) return sendError(dialect, error.status, error.message, error.param)
       return onBrainError(error)
     }
     return writeJson(answer, 200, body)

@@ -11,6 +11,7 @@ import { openaiChat } from './dialects/openai-chat.js'
 import { openaiEmbeddings } from './dialects/openai-embeddings.js'
 import { openaiModels } from './dialects/openai-models.js'
 import { openaiResponses } from './dialects/openai-responses.js'
+import { AZURE_DEPLOYMENT_PATH, AZURE_OPENAI_PATH, onAzure } from '../wire/azure.js'
 import { GEMINI_METHOD_PATH, GEMINI_MODELS_ROUTE, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from '../wire/gemini.js'
 
 /** One route: the method it answers and its dialect. */
@@ -32,6 +33,19 @@ const table: Readonly<Record<string, Route>> = {
   '/models': { method: 'GET', dialect: openaiModels },
 }
 
+/** The OpenAI dialects on Azure's paths: by operation, on a versioned (`/openai/v1/…`) path or not. */
+const azure = {
+  'chat/completions': { versioned: onAzure(openaiChat, true), dated: onAzure(openaiChat, false), method: 'POST' },
+  embeddings: { versioned: onAzure(openaiEmbeddings, true), dated: onAzure(openaiEmbeddings, false), method: 'POST' },
+  responses: { versioned: onAzure(openaiResponses, true), dated: onAzure(openaiResponses, false), method: 'POST' },
+  models: { versioned: onAzure(openaiModels, true), dated: onAzure(openaiModels, false), method: 'GET' },
+} as const
+
+function azureRoute(operation: string, versioned: boolean): Route {
+  const entry = azure[(operation.startsWith('models') ? 'models' : operation) as keyof typeof azure]
+  return { method: entry.method, dialect: versioned ? entry.versioned : entry.dated }
+}
+
 /** Routes whose paths carry parameters (a model, a deployment), tried in order after the table. */
 const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExpExecArray) => Route }[] = [
   {
@@ -43,6 +57,8 @@ const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExp
     },
   },
   { path: GEMINI_MODELS_ROUTE, route: () => ({ method: 'GET', dialect: geminiModels }) },
+  { path: AZURE_DEPLOYMENT_PATH, route: (match) => azureRoute(match[2], false) },
+  { path: AZURE_OPENAI_PATH, route: (match) => azureRoute(match[2], match[1] !== undefined) },
 ]
 
 /** The route serving `path` (no query string), or `undefined`. `/v1/models/{id}` is the model list's. */

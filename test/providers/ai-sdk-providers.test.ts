@@ -3,6 +3,7 @@
  * FakeProxy: text, streaming, a multi-step tool loop, structured output, usage, errors with
  * their retries, and embeddings.
  */
+import { createAzure } from '@ai-sdk/azure'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { APICallError, embedMany, generateText, Output, stepCountIs, streamText, tool, type EmbeddingModel, type LanguageModel } from 'ai'
 import { describe, expect, test } from 'vitest'
@@ -16,6 +17,8 @@ import { startProxy } from '../proxy/helpers.js'
 interface Provider {
   name: string
   dialect: string
+  /** The path the generation requests take. */
+  path: RegExp
   embedDialect: string
   model: (proxy: FakeProxy) => LanguageModel
   embedding: (proxy: FakeProxy) => EmbeddingModel
@@ -25,9 +28,26 @@ const providers: Provider[] = [
   {
     name: '@ai-sdk/google',
     dialect: 'gemini-generate',
+    path: /^\/v1beta\/models\/gemini-2\.5-flash:(stream)?[gG]enerateContent$/,
     embedDialect: 'gemini-embed',
     model: (proxy) => createGoogleGenerativeAI({ apiKey: 'k', baseURL: `${proxy.url}/v1beta` })('gemini-2.5-flash'),
     embedding: (proxy) => createGoogleGenerativeAI({ apiKey: 'k', baseURL: `${proxy.url}/v1beta` }).embeddingModel('gemini-embedding-001'),
+  },
+  {
+    name: '@ai-sdk/azure (Responses on /openai/v1)',
+    dialect: 'openai-responses',
+    path: /^\/openai\/v1\/responses$/,
+    embedDialect: 'openai-embeddings',
+    model: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai/v1` })('my-deployment'),
+    embedding: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai/v1` }).embeddingModel('my-embedder'),
+  },
+  {
+    name: '@ai-sdk/azure .chat (deployment URLs)',
+    dialect: 'openai-chat',
+    path: /^\/openai\/deployments\/my-deployment\/chat\/completions$/,
+    embedDialect: 'openai-embeddings',
+    model: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai`, useDeploymentBasedUrls: true, apiVersion: '2024-10-21' }).chat('my-deployment'),
+    embedding: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai`, useDeploymentBasedUrls: true, apiVersion: '2024-10-21' }).embeddingModel('my-embedder'),
   },
 ]
 
@@ -37,13 +57,14 @@ const weather = tool({
   execute: async ({ city }) => ({ city, temp: 20 }),
 })
 
-describe.each(providers)('the AI SDK through $name', ({ dialect, embedDialect, model, embedding }) => {
+describe.each(providers)('the AI SDK through $name', ({ dialect, path, embedDialect, model, embedding }) => {
   test('generateText answers with text, usage and finish reason', async () => {
     const proxy = await startProxy({ llm: scriptedLLM(['Hello from fake'], { usage: { inputTokens: 10, outputTokens: 5 } }) })
     const result = await generateText({ model: model(proxy), system: 'be brief', prompt: 'hi', maxRetries: 0 })
     expect(result.text).toBe('Hello from fake')
     expect(result.finishReason).toBe('stop')
     expect(result.usage).toMatchObject({ inputTokens: 10, outputTokens: 5 })
+    expect(proxy.requests[0].path).toMatch(path)
     expect(proxy.requests[0]).toMatchObject({ dialect, request: { system: 'be brief', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] } })
   })
 
