@@ -86,6 +86,8 @@ interface DialectBase {
    * counts): planned refusals, replies and faults wait for the next real model request.
    */
   readonly modelTraffic?: false
+  /** `true` where the provider reads the body as JSON whatever its content type (Ollama: `curl -d` sends a form type). */
+  readonly anyContentType?: true
 }
 
 /** A dialect whose answers come from the proxy's brain (an `LLM`). */

@@ -91,7 +91,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   }
 
   // Read and parse.
-  const parsed = await readJson(req, method === 'POST')
+  const parsed = await readJson(req, method === 'POST', dialect.anyContentType)
   if (parsed.kind === 'aborted') return
   if (parsed.kind === 'error') return sendError(dialect, parsed.status, parsed.message)
   let request: ModelRequest
@@ -318,7 +318,7 @@ type ParsedBody =
   | { kind: 'aborted' }
 
 /** Reads the body and parses it as a JSON object (when `expectJson`); bad input becomes 413/415/400. */
-async function readJson(req: IncomingMessage, expectJson: boolean): Promise<ParsedBody> {
+async function readJson(req: IncomingMessage, expectJson: boolean, anyContentType = false): Promise<ParsedBody> {
   const read = await readBody(req)
   if (read.kind === 'aborted') return read
   if (read.kind === 'too-large') return { kind: 'error', status: 413, message: 'request body is larger than the 32 MiB limit' }
@@ -327,7 +327,7 @@ async function readJson(req: IncomingMessage, expectJson: boolean): Promise<Pars
     return expectJson ? { kind: 'error', status: 400, message: 'request body is empty; send a JSON object' } : { kind: 'ok', body, json: null }
   }
   const type = req.headers['content-type']
-  if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+  if (type !== undefined && !anyContentType && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     return { kind: 'error', status: 415, message: `content-type must be application/json, got ${JSON.stringify(type)}` }
   }
   let json: unknown

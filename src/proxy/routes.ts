@@ -12,6 +12,7 @@ import { openaiEmbeddings } from './dialects/openai-embeddings.js'
 import { openaiModels } from './dialects/openai-models.js'
 import { openaiResponses } from './dialects/openai-responses.js'
 import { AZURE_DEPLOYMENT_PATH, AZURE_OPENAI_PATH, onAzure } from '../wire/azure.js'
+import { ollamaChat, ollamaEmbed, ollamaGenerate, ollamaTags } from '../wire/ollama.js'
 import { GEMINI_METHOD_PATH, GEMINI_MODELS_ROUTE, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from '../wire/gemini.js'
 
 /** One route: the method it answers and its dialect. */
@@ -31,6 +32,11 @@ const table: Readonly<Record<string, Route>> = {
   '/embeddings': { method: 'POST', dialect: openaiEmbeddings },
   '/v1/models': { method: 'GET', dialect: openaiModels },
   '/models': { method: 'GET', dialect: openaiModels },
+  '/api/chat': { method: 'POST', dialect: ollamaChat },
+  '/api/generate': { method: 'POST', dialect: ollamaGenerate },
+  '/api/embed': { method: 'POST', dialect: ollamaEmbed },
+  '/api/embeddings': { method: 'POST', dialect: ollamaEmbed },
+  '/api/tags': { method: 'GET', dialect: ollamaTags },
 }
 
 /** The OpenAI dialects on Azure's paths: by operation, on a versioned (`/openai/v1/…`) path or not. */

@@ -16,6 +16,10 @@ export type Dialect =
   | 'gemini-count-tokens'
   | 'gemini-embed'
   | 'gemini-models'
+  | 'ollama-chat'
+  | 'ollama-generate'
+  | 'ollama-embed'
+  | 'ollama-tags'
 
 /** Who sent a request, read from the `X-Viper-*` headers. */
 export interface Identity {

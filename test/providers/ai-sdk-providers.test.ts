@@ -5,6 +5,7 @@
  */
 import { createAzure } from '@ai-sdk/azure'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
+import { createOllama } from 'ollama-ai-provider-v2'
 import { APICallError, embedMany, generateText, Output, stepCountIs, streamText, tool, type EmbeddingModel, type LanguageModel } from 'ai'
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
@@ -48,6 +49,14 @@ const providers: Provider[] = [
     embedDialect: 'openai-embeddings',
     model: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai`, useDeploymentBasedUrls: true, apiVersion: '2024-10-21' }).chat('my-deployment'),
     embedding: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai`, useDeploymentBasedUrls: true, apiVersion: '2024-10-21' }).embeddingModel('my-embedder'),
+  },
+  {
+    name: 'ollama-ai-provider-v2',
+    dialect: 'ollama-chat',
+    path: /^\/api\/chat$/,
+    embedDialect: 'ollama-embed',
+    model: (proxy) => createOllama({ baseURL: `${proxy.url}/api` })('llama3.2'),
+    embedding: (proxy) => createOllama({ baseURL: `${proxy.url}/api` }).embeddingModel('nomic-embed-text'),
   },
 ]
 
@@ -120,7 +129,9 @@ describe.each(providers)('the AI SDK through $name', ({ dialect, path, embedDial
     const error = await generateText({ model: model(proxy), prompt: 'hi', maxRetries: 2 }).catch((caught: unknown) => caught)
     expect(APICallError.isInstance(error)).toBe(true)
     expect((error as APICallError).statusCode).toBe(403)
-    expect((error as APICallError).message).toContain('not today')
+    // The body is the provider's own error shape (ollama-ai-provider-v2 reads only `{ error: { message } }`,
+    // not Ollama's `{ error: "…" }`, so its message falls back to the status text, as against real Ollama).
+    expect((error as APICallError).responseBody).toContain('not today')
     expect(proxy.refusals).toHaveLength(1)
   })
 
