@@ -12,6 +12,8 @@ import { openaiEmbeddings } from './dialects/openai-embeddings.js'
 import { openaiModels } from './dialects/openai-models.js'
 import { openaiResponses } from './dialects/openai-responses.js'
 import { AZURE_DEPLOYMENT_PATH, AZURE_OPENAI_PATH, onAzure } from '../wire/azure.js'
+import { BEDROCK_MODEL_PATH, bedrockConverse } from '../wire/bedrock-converse.js'
+import { bedrockInvoke } from '../wire/bedrock-invoke.js'
 import { ollamaChat, ollamaEmbed, ollamaGenerate, ollamaTags } from '../wire/ollama.js'
 import { GEMINI_METHOD_PATH, GEMINI_MODELS_ROUTE, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from '../wire/gemini.js'
 
@@ -63,6 +65,7 @@ const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExp
     },
   },
   { path: GEMINI_MODELS_ROUTE, route: () => ({ method: 'GET', dialect: geminiModels }) },
+  { path: BEDROCK_MODEL_PATH, route: (match) => ({ method: 'POST', dialect: match[2].startsWith('converse') ? bedrockConverse : bedrockInvoke }) },
   { path: AZURE_DEPLOYMENT_PATH, route: (match) => azureRoute(match[2], false) },
   { path: AZURE_OPENAI_PATH, route: (match) => azureRoute(match[2], match[1] !== undefined) },
 ]

@@ -20,6 +20,8 @@ export type Dialect =
   | 'ollama-generate'
   | 'ollama-embed'
   | 'ollama-tags'
+  | 'bedrock-converse'
+  | 'bedrock-invoke'
 
 /** Who sent a request, read from the `X-Viper-*` headers. */
 export interface Identity {

@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http'
 import type { SseFrame, StreamFraming } from '../proxy/dialect.js'
 import type { Fault } from '../proxy/faults.js'
 import { closed, writeSse } from '../proxy/sse.js'
-import { encodeEventMessage } from './eventstream.js'
+import { encodeEventMessage, encodeExceptionMessage } from './eventstream.js'
 
 /** What a stream writer needs beyond its frames. */
 export interface StreamOptions {
@@ -60,6 +60,8 @@ export async function writeStream(
 export function encodeFrame(framing: Exclude<StreamFraming, 'sse'>, frame: SseFrame, index: number): string | Uint8Array {
   if (framing === 'ndjson') return `${frame.data}\n`
   if (framing === 'json-array') return `${index === 0 ? '[' : ',\r\n'}${frame.data}`
+  // An event named like `internalServerException` is an exception message, as Bedrock sends errors mid-stream.
+  if (frame.event?.endsWith('Exception')) return encodeExceptionMessage(frame.event, frame.data)
   return encodeEventMessage(frame.event ?? 'chunk', frame.data)
 }
 

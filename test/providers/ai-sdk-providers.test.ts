@@ -3,6 +3,7 @@
  * FakeProxy: text, streaming, a multi-step tool loop, structured output, usage, errors with
  * their retries, and embeddings.
  */
+import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock'
 import { createAzure } from '@ai-sdk/azure'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOllama } from 'ollama-ai-provider-v2'
@@ -20,9 +21,9 @@ interface Provider {
   dialect: string
   /** The path the generation requests take. */
   path: RegExp
-  embedDialect: string
   model: (proxy: FakeProxy) => LanguageModel
-  embedding: (proxy: FakeProxy) => EmbeddingModel
+  /** The provider's embedding model on the fake and the dialect serving it, where the fake serves one. */
+  embeddings?: { dialect: string; model: (proxy: FakeProxy) => EmbeddingModel }
 }
 
 const providers: Provider[] = [
@@ -30,33 +31,35 @@ const providers: Provider[] = [
     name: '@ai-sdk/google',
     dialect: 'gemini-generate',
     path: /^\/v1beta\/models\/gemini-2\.5-flash:(stream)?[gG]enerateContent$/,
-    embedDialect: 'gemini-embed',
     model: (proxy) => createGoogleGenerativeAI({ apiKey: 'k', baseURL: `${proxy.url}/v1beta` })('gemini-2.5-flash'),
-    embedding: (proxy) => createGoogleGenerativeAI({ apiKey: 'k', baseURL: `${proxy.url}/v1beta` }).embeddingModel('gemini-embedding-001'),
+    embeddings: { dialect: 'gemini-embed', model: (proxy) => createGoogleGenerativeAI({ apiKey: 'k', baseURL: `${proxy.url}/v1beta` }).embeddingModel('gemini-embedding-001') },
   },
   {
     name: '@ai-sdk/azure (Responses on /openai/v1)',
     dialect: 'openai-responses',
     path: /^\/openai\/v1\/responses$/,
-    embedDialect: 'openai-embeddings',
     model: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai/v1` })('my-deployment'),
-    embedding: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai/v1` }).embeddingModel('my-embedder'),
+    embeddings: { dialect: 'openai-embeddings', model: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai/v1` }).embeddingModel('my-embedder') },
   },
   {
     name: '@ai-sdk/azure .chat (deployment URLs)',
     dialect: 'openai-chat',
     path: /^\/openai\/deployments\/my-deployment\/chat\/completions$/,
-    embedDialect: 'openai-embeddings',
     model: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai`, useDeploymentBasedUrls: true, apiVersion: '2024-10-21' }).chat('my-deployment'),
-    embedding: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai`, useDeploymentBasedUrls: true, apiVersion: '2024-10-21' }).embeddingModel('my-embedder'),
+    embeddings: { dialect: 'openai-embeddings', model: (proxy) => createAzure({ apiKey: 'k', baseURL: `${proxy.url}/openai`, useDeploymentBasedUrls: true, apiVersion: '2024-10-21' }).embeddingModel('my-embedder') },
   },
   {
     name: 'ollama-ai-provider-v2',
     dialect: 'ollama-chat',
     path: /^\/api\/chat$/,
-    embedDialect: 'ollama-embed',
     model: (proxy) => createOllama({ baseURL: `${proxy.url}/api` })('llama3.2'),
-    embedding: (proxy) => createOllama({ baseURL: `${proxy.url}/api` }).embeddingModel('nomic-embed-text'),
+    embeddings: { dialect: 'ollama-embed', model: (proxy) => createOllama({ baseURL: `${proxy.url}/api` }).embeddingModel('nomic-embed-text') },
+  },
+  {
+    name: '@ai-sdk/amazon-bedrock',
+    dialect: 'bedrock-converse',
+    path: /^\/model\/amazon\.nova-lite-v1%3A0\/converse(-stream)?$/,
+    model: (proxy) => createAmazonBedrock({ region: 'us-east-1', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', baseURL: proxy.url })('amazon.nova-lite-v1:0'),
   },
 ]
 
@@ -66,7 +69,7 @@ const weather = tool({
   execute: async ({ city }) => ({ city, temp: 20 }),
 })
 
-describe.each(providers)('the AI SDK through $name', ({ dialect, path, embedDialect, model, embedding }) => {
+describe.each(providers)('the AI SDK through $name', ({ dialect, path, model }) => {
   test('generateText answers with text, usage and finish reason', async () => {
     const proxy = await startProxy({ llm: scriptedLLM(['Hello from fake'], { usage: { inputTokens: 10, outputTokens: 5 } }) })
     const result = await generateText({ model: model(proxy), system: 'be brief', prompt: 'hi', maxRetries: 0 })
@@ -134,16 +137,20 @@ describe.each(providers)('the AI SDK through $name', ({ dialect, path, embedDial
     expect((error as APICallError).responseBody).toContain('not today')
     expect(proxy.refusals).toHaveLength(1)
   })
+})
 
+const withEmbeddings = providers.flatMap((provider) => (provider.embeddings ? [{ name: provider.name, embeddings: provider.embeddings }] : []))
+
+describe.each(withEmbeddings)('AI SDK embeddings through $name', ({ embeddings: served }) => {
   test('embedMany answers one deterministic vector per value, or the scripted ones', async () => {
     const proxy = await startProxy()
-    const { embeddings } = await embedMany({ model: embedding(proxy), values: ['cat', 'dog', 'cat'], maxRetries: 0 })
+    const { embeddings } = await embedMany({ model: served.model(proxy), values: ['cat', 'dog', 'cat'], maxRetries: 0 })
     expect(embeddings).toHaveLength(3)
     expect(embeddings[0]).toEqual(embeddings[2])
     expect(embeddings[0]).not.toEqual(embeddings[1])
-    expect(proxy.requests[0].dialect).toBe(embedDialect)
+    expect(proxy.requests[0].dialect).toBe(served.dialect)
     proxy.use(scriptedLLM([], { embed: (text) => [text.length, 1] }))
-    const scripted = await embedMany({ model: embedding(proxy), values: ['a', 'abc'], maxRetries: 0 })
+    const scripted = await embedMany({ model: served.model(proxy), values: ['a', 'abc'], maxRetries: 0 })
     expect(scripted.embeddings).toEqual([[1, 1], [3, 1]])
   })
 })
