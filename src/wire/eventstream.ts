@@ -73,7 +73,7 @@ export function encodeEventMessage(eventType: string, json: string): Uint8Array 
 
 /** An `exception` message (a Bedrock error after the stream started). */
 export function encodeExceptionMessage(exceptionType: string, json: string): Uint8Array {
-  return encodeMessage({ ':exception-type': exceptionType, ':content-type': 'application/json', ':message-type': 'exception' }, new TextEncoder().encode(json))
+  return encodeMessage({ ':message-type': 'exception', ':exception-type': exceptionType, ':content-type': 'application/json' }, new TextEncoder().encode(json))
 }
 
 /**

@@ -55,6 +55,8 @@ describe('Bedrock through @aws-sdk/client-bedrock-runtime', () => {
       request: { system: 'Be brief.', maxTokens: 64, temperature: 0.5, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
     })
     expect(proxy.requests[0].headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\//)
+    // The default handler spoke HTTP/2 (its pseudo-headers are on the record).
+    expect(proxy.requests[0].headers[':method']).toBe('POST')
   })
 
   test('ConverseStream streams text deltas and ends with messageStop and metadata', async () => {
