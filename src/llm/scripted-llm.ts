@@ -27,6 +27,11 @@ export interface ScriptedLLMOptions {
   latency?: Latency
   /** How token usage is reported. @default 'estimate' */
   usage?: UsageOption
+  /**
+   * The vector a FakeProxy answers embedding requests with, on every dialect (OpenAI, Azure,
+   * Gemini, Ollama). @default deterministic vectors derived from the text
+   */
+  embed?: (text: string, model: string) => number[] | Promise<number[]>
 }
 
 /** Options of {@link ScriptedLLM.fromTranscript}. */
@@ -50,6 +55,7 @@ const OPTION_CHECKS: Parameters<typeof checkOptions>[2] = {
   chunking: ["'words', 'chars' or a positive integer", (v) => v === 'words' || v === 'chars' || is.positiveInteger(v)],
   latency: ['{ firstChunkMs?, chunkMs? } of non-negative numbers', isLatency],
   usage: ["'estimate' or { inputTokens, outputTokens }", (v) => v === 'estimate' || isUsage(v)],
+  embed: ['a function (text, model) => number[]', (v) => typeof v === 'function'],
 }
 const TRANSCRIPT_CHECKS: Parameters<typeof checkOptions>[2] = { ...OPTION_CHECKS, strict: ['a boolean', is.boolean], perCall: ['a boolean', is.boolean] }
 
@@ -87,6 +93,8 @@ export class ScriptedLLM implements LLM {
   readonly requests: ModelRequest[] = []
   /** The response given for each request, or `undefined` where the call failed. */
   readonly responses: Array<ModelResponse | undefined> = []
+  /** The `embed` option, checked: present only when it was given (see {@link ScriptedLLMOptions.embed}). */
+  readonly embed?: (text: string, model: string) => Promise<number[]>
   readonly #source: TurnSource
   readonly #options: ScriptedLLMOptions
   readonly #perCall: boolean
@@ -115,6 +123,8 @@ export class ScriptedLLM implements LLM {
       this.#options = { ...options }
       this.#perCall = false
     }
+    const embed = this.#options.embed
+    if (embed) this.embed = async (text, model) => checkedVector(await embed(text, model))
     registerDouble(this)
   }
 
@@ -241,7 +251,7 @@ export class ScriptedLLM implements LLM {
   }
 
   #view(cursor: Cursor): LLM {
-    return { generate: (req) => this.#generate(req, cursor), stream: (req) => this.#stream(req, cursor) }
+    return { generate: (req) => this.#generate(req, cursor), stream: (req) => this.#stream(req, cursor), ...(this.embed ? { embed: this.embed } : {}) }
   }
 
   async #generate(req: ModelRequest, cursor: Cursor): Promise<ModelResponse> {
@@ -298,6 +308,12 @@ export class ScriptedLLM implements LLM {
     if (next) next()
     else this.#inFlight--
   }
+}
+
+/** What an `embed` option returned, checked to be a non-empty array of finite numbers. */
+function checkedVector(vector: unknown): number[] {
+  if (Array.isArray(vector) && vector.length > 0 && vector.every((value) => typeof value === 'number' && Number.isFinite(value))) return vector
+  throw argumentError('ScriptedLLM', 'embed option result', 'a non-empty array of finite numbers', vector)
 }
 
 /**

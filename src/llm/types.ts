@@ -122,4 +122,9 @@ export interface LLM {
    * for each key; others may leave this out, and the caller then uses the LLM itself.
    */
   session?(key: string): LLM
+  /**
+   * The embedding vector of `text` for `model`. Optional: a FakeProxy answers embedding
+   * requests of every dialect with it when present, else with deterministic vectors.
+   */
+  embed?(text: string, model: string): number[] | Promise<number[]>
 }

@@ -16,8 +16,34 @@ export interface SseFrame {
   data: string
 }
 
+/**
+ * Where a request was sent. Routes that carry parameters in the path or query (Gemini's model
+ * and `alt=sse`, Azure's deployment, Bedrock's model id) are read from here.
+ */
+export interface RequestTarget {
+  /** The request path, without the query. */
+  path: string
+  query: URLSearchParams
+}
+
+/**
+ * How a dialect's streamed answers are framed on the wire: server-sent events, one JSON value a
+ * line (Ollama), one JSON array written element by element (Gemini without `alt=sse`), or AWS
+ * event-stream binary messages (Bedrock). Each frame's `data` is one JSON value; `event` names
+ * the event where the framing carries names (SSE `event:`, event-stream `:event-type`).
+ */
+export type StreamFraming = 'sse' | 'ndjson' | 'json-array' | 'eventstream'
+
+/** An error answer in a provider's own shape. */
+export interface ErrorAnswer {
+  body: unknown
+  headers?: Record<string, string>
+}
+
 /** What an encoder knows about the request it answers. */
 export interface EncodeContext {
+  /** Where the request was sent (absent when an answer is encoded away from HTTP). */
+  target?: RequestTarget
   /** The request in the neutral model. */
   request: ModelRequest
   /** The request body as the client sent it (dialects read wire-only options from it). */
@@ -36,6 +62,8 @@ export class BadRequest extends Error {
     message: string,
     /** The request field at fault, when there is one. */
     readonly param?: string,
+    /** The status to answer with, where the provider answers bad input with another (Azure's 404 for a missing `api-version`). */
+    readonly status = 400,
   ) {
     super(message)
     this.name = 'BadRequest'
@@ -51,9 +79,28 @@ interface DialectBase {
   readonly needs: readonly ProxyFeature[]
   /**
    * The request as the neutral model; throws {@link BadRequest} on a body the provider would
-   * refuse. `memory` resolves ids of earlier answers (Responses' `previous_response_id`).
+   * refuse. `target` is where it was sent (path parameters, query); `memory` resolves ids of
+   * earlier answers (Responses' `previous_response_id`).
    */
-  decode(json: Record<string, unknown>, memory?: ResponseMemory): ModelRequest
+  decode(json: Record<string, unknown>, target?: RequestTarget, memory?: ResponseMemory): ModelRequest
+  /**
+   * The body as the provider reads it, before validation and decoding: Azure puts the
+   * deployment in `model` and requires `api-version`. Throws {@link BadRequest}.
+   */
+  prepare?(json: Record<string, unknown>, target: RequestTarget): Record<string, unknown>
+  /**
+   * The provider's own error body (and headers) for `status`, for providers whose errors are
+   * shaped like neither OpenAI's nor Anthropic's; `code` is the proxy's refusal code, if any.
+   * Without it, or when it answers `undefined`, {@link errorStyle} decides.
+   */
+  errorAnswer?(status: number, message: string, code?: string): ErrorAnswer | undefined
+  /**
+   * `false` for routes that answer about models rather than call one (model lists, token
+   * counts): planned refusals, replies and faults wait for the next real model request.
+   */
+  readonly modelTraffic?: false
+  /** `true` where the provider reads the body as JSON whatever its content type (Ollama: `curl -d` sends a form type). */
+  readonly anyContentType?: true
 }
 
 /** A dialect whose answers come from the proxy's brain (an `LLM`). */
@@ -69,6 +116,8 @@ export interface ModelDialect extends DialectBase {
    * `framesSent` on (Responses numbers its events), as the provider sends them.
    */
   streamError(message: string, framesSent: number, context: EncodeContext): SseFrame[]
+  /** How streamed answers to this request are framed; SSE when absent. */
+  framing?(context: EncodeContext): StreamFraming
 }
 
 /** What a self-answering dialect knows beyond {@link EncodeContext}. */
@@ -77,6 +126,11 @@ export interface DirectContext extends EncodeContext {
   headers: Record<string, string>
   /** The request path, without the query. */
   path: string
+  /**
+   * The vector for `text`: the brain's own `embed` when it has one (a ScriptedLLM's `embed`
+   * option), else the deterministic vector of `dimensions` components.
+   */
+  embed(text: string, model: string, dimensions: number): Promise<number[]>
 }
 
 /** A dialect that answers by itself (embeddings, the model list). */

@@ -13,7 +13,19 @@ import type { AgentBook } from './agent-book.js'
 import type { RecordMode } from './record-mode.js'
 import { handleAgentApi } from './agent-api.js'
 import { checkModelRequestDetail } from './checks.js'
-import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFinish, type EncodeContext, type ModelDialect, type SseFrame } from './dialect.js'
+import {
+  BadRequest,
+  LLM_ERROR_PREFIX,
+  asModelResponse,
+  inputErrorBody,
+  withFinish,
+  type EncodeContext,
+  type ErrorAnswer,
+  type ModelDialect,
+  type RequestTarget,
+  type SseFrame,
+  type WireDialect,
+} from './dialect.js'
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from './identity.js'
 import { providerErrorAnswer } from './provider-error-answer.js'
@@ -23,9 +35,11 @@ import { errorStyleFor, findRoute, isAgentApiPath } from './routes.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from './response-memory.js'
 import { readBody } from './server.js'
-import { closed, writeSse } from './sse.js'
+import { closed } from './sse.js'
 import { renameToolCallEvents, renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
 import { INVALID_REQUEST, rejectionBody, validateRequest } from './validate/index.js'
+import { embed as deterministicVector } from './dialects/openai-embeddings.js'
+import { writeStream } from '../wire/framing.js'
 import type { FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from './wire-ids.js'
 
@@ -93,6 +107,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const now = Math.floor(started / 1000)
   const method = (req.method ?? 'GET').toUpperCase()
   const path = pathOf(req.url)
+  const target: RequestTarget = { path, query: queryOf(req.url) }
 
   // Route; the answer's request id and headers take the format of the provider it speaks for.
   const agentApi = isAgentApiPath(path)
@@ -102,6 +117,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   for (const [name, value] of Object.entries(providerHeaders(style, now))) res.setHeader(name, value)
   const send = (status: number, body: unknown, headers: Record<string, string> = {}): void =>
     sendJson(res, requestId, status, JSON.stringify(body), headers)
+  const sendError = (dialect: WireDialect, status: number, message: string, param?: string, headers: Record<string, string> = {}): void => {
+    const error = errorAnswer(dialect, status, message, param)
+    send(status, error.body, { ...error.headers, ...headers })
+  }
 
   if (agentApi) return serveAgentApi(req, state, { method, path, send })
   if (!route) {
@@ -111,23 +130,30 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const { dialect } = route
   if (method !== route.method) {
     req.resume()
-    return send(405, inputErrorBody(dialect.errorStyle, 405, `${method} is not allowed on ${path}; use ${route.method}`), { allow: route.method })
+    const error = errorAnswer(dialect, 405, `${method} is not allowed on ${path}; use ${route.method}`)
+    return send(405, error.body, { ...error.headers, allow: route.method })
   }
 
   // Read and parse.
-  const parsed = await readJson(req, method === 'POST')
+  const parsed = await readJson(req, method === 'POST', dialect.anyContentType)
   if (parsed.kind === 'aborted') return
-  if (parsed.kind === 'error') return send(parsed.status, inputErrorBody(dialect.errorStyle, parsed.status, parsed.message))
-  const json = parsed.json ?? {}
+  if (parsed.kind === 'error') return sendError(dialect, parsed.status, parsed.message)
+  let json = parsed.json ?? {}
+  try {
+    json = dialect.prepare?.(json, target) ?? json
+  } catch (error) {
+    if (!(error instanceof BadRequest)) throw error
+    return sendError(dialect, error.status, error.message, error.param)
+  }
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
   const forwarding = !state.reply && state.recordMode?.originFor(dialect.id) !== undefined
   const violation = state.validate && !forwarding ? validateRequest(dialect.id, json, state.memory) : undefined
   let request: ModelRequest
   try {
-    request = dialect.decode(json, state.memory)
+    request = dialect.decode(json, target, state.memory)
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
-    if (!violation) return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+    if (!violation) return sendError(dialect, error.status, error.message, error.param)
     // Rejected anyway: recorded with what can be read of it.
     request = { model: typeof json.model === 'string' ? json.model : '', messages: [], stream: json.stream === true }
   }
@@ -157,14 +183,16 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const refuse = (code: RefusalCode, detail: { message?: string; hint?: string }): void => {
     const answer = refusalAnswer(code, dialect.errorStyle, detail)
     state.refusals.push({ code, status: answer.status, request: record })
-    send(answer.status, answer.body, answer.headers)
+    // Providers with an error shape of their own carry the refusal in it; the mark header stays.
+    const own = dialect.errorAnswer?.(answer.status, detail.message ?? String((answer.body as { error?: { message?: unknown } }).error?.message ?? code), code)
+    send(answer.status, own ? own.body : answer.body, { ...answer.headers, ...own?.headers })
   }
 
   // Checks 1–5, then check 6: a pending refuse(). The model list is not model traffic, so
   // planned refusals, replies and faults wait for the next real model request.
   const failed = checkModelRequestDetail({ identity, book: state.book, strict: state.strict, features: state.features, needs: dialect.needs })
   if (failed) return refuse(failed.code, failed)
-  const modelTraffic = dialect.id !== 'openai-models'
+  const modelTraffic = dialect.id !== 'openai-models' && dialect.modelTraffic !== false
   const pending = modelTraffic ? takePendingRefusal(state.pendingRefusals) : undefined
   if (pending) return refuse(pending.code, pending)
 
@@ -177,7 +205,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
 
   // Answer, and record.
   state.requests.push(record)
-  const context: EncodeContext = { request, json, id, created: now, memory: state.memory }
+  const context: EncodeContext = { request, json, id, created: now, memory: state.memory, target }
   // The time "processing" took, as OpenAI reports it: what the fake spent before answering.
   if (style === 'openai') res.setHeader('openai-processing-ms', String(Date.now() - started))
   const answerProviderError = (planned: { name: ProviderErrorName; message?: string; retryAfterS?: number }): Promise<void> =>
@@ -193,7 +221,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     res.socket?.destroy()
     return
   }
-  const answer = { res, requestId, style: dialect.errorStyle, fault }
+  const answer = { res, requestId, style: dialect.errorStyle, fault, dialect }
   if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
   if (forwarded && state.recordMode) {
     // A forwarded answer carries the upstream's headers, not the fake's.
@@ -214,9 +242,6 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     }
     return
   }
-  if (dialect.kind === 'direct') {
-    return writeJson(answer, 200, dialect.answer(request, { ...context, headers: record.headers, path }))
-  }
   const llm = state.brain()
   const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
   const onBrainError = (error: unknown): void | Promise<void> => {
@@ -230,11 +255,23 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     if (error instanceof BadRequest) {
       // The request asked for what cannot be answered (a schema too big to fill): the 400 the
       // provider would give, recorded like any rejected request.
-      record.status = 400
+      record.status = error.status
       record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
-      return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+      return sendError(dialect, error.status, error.message, error.param)
     }
-    send(500, inputErrorBody(dialect.errorStyle, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`), DOUBLE_FAULT)
+    sendError(dialect, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`, undefined, DOUBLE_FAULT)
+  }
+  if (dialect.kind === 'direct') {
+    const embed = (text: string, model: string, dimensions: number): Promise<number[]> =>
+      brain.embed ? Promise.resolve(brain.embed(text, model)) : Promise.resolve(deterministicVector(text, dimensions))
+    let body: unknown
+    try {
+      body = await dialect.answer(request, { ...context, headers: record.headers, path, embed })
+    } catch (error) {
+      if (error instanceof BadRequest) return sendError(dialect, error.status, error.message, error.param)
+      return onBrainError(error)
+    }
+    return writeJson(answer, 200, body)
   }
   const rename = toolCallIdRenamer(dialect.toolCallIds, id)
   if (request.stream) return answerStream(answer, dialect, brain, context, record, { rename, onBrainError })
@@ -274,6 +311,12 @@ interface AnswerTarget {
   requestId: string
   style: ErrorStyle
   fault: Fault | undefined
+  dialect: WireDialect
+}
+
+/** The error answer of `dialect` for `status`: its own shape, else its {@link ErrorStyle}'s. */
+function errorAnswer(dialect: WireDialect, status: number, message: string, param?: string): ErrorAnswer {
+  return dialect.errorAnswer?.(status, message) ?? { body: inputErrorBody(dialect.errorStyle, status, message, param) }
 }
 
 async function answerStream(
@@ -295,7 +338,7 @@ async function answerStream(
     return handlers.onBrainError(error)
   }
   const frames = withStreamError(dialect, dialect.encodeStream(recording(first, events, record), context), context)
-  await writeSse(answer.res, answer.requestId, frames, {
+  await writeStream(answer.res, answer.requestId, frames, dialect.framing?.(context) ?? 'sse', {
     fault: answer.fault,
     // Unreachable in practice: withStreamError turns failures into the dialect's own frames.
     onError: (error, framesSent) => dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context)[0],
@@ -337,7 +380,8 @@ async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: Fa
     try {
       body = (body as (req: FakeRequest) => unknown)(structuredClone(record))
     } catch (error) {
-      return writeJson(answer, 500, inputErrorBody(answer.style, 500, `[agent-doubles] FakeProxy reply() function threw: ${messageOf(error)}`), DOUBLE_FAULT)
+      const failure = errorAnswer(answer.dialect, 500, `[agent-doubles] FakeProxy reply() function threw: ${messageOf(error)}`)
+      return writeJson(answer, 500, failure.body, { ...failure.headers, ...DOUBLE_FAULT })
     }
   }
   let text: string | undefined
@@ -349,7 +393,8 @@ async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: Fa
   }
   if (text === undefined) {
     const why = typeof body === 'string' ? body : `it is ${typeof body === 'function' ? 'a function' : String(body)}`
-    return writeJson(answer, 500, inputErrorBody(answer.style, 500, `[agent-doubles] FakeProxy reply() body cannot be sent as JSON: ${why}`), DOUBLE_FAULT)
+    const failure = errorAnswer(answer.dialect, 500, `[agent-doubles] FakeProxy reply() body cannot be sent as JSON: ${why}`)
+    return writeJson(answer, 500, failure.body, { ...failure.headers, ...DOUBLE_FAULT })
   }
   return writeText(answer, plan.status, text)
 }
@@ -393,7 +438,7 @@ type ParsedBody =
   | { kind: 'aborted' }
 
 /** Reads the body and parses it as a JSON object (when `expectJson`); bad input becomes 413/415/400. */
-async function readJson(req: IncomingMessage, expectJson: boolean): Promise<ParsedBody> {
+async function readJson(req: IncomingMessage, expectJson: boolean, anyContentType = false): Promise<ParsedBody> {
   const read = await readBody(req)
   if (read.kind === 'aborted') return read
   if (read.kind === 'too-large') return { kind: 'error', status: 413, message: 'request body is larger than the 32 MiB limit' }
@@ -402,7 +447,7 @@ async function readJson(req: IncomingMessage, expectJson: boolean): Promise<Pars
     return expectJson ? { kind: 'error', status: 400, message: 'request body is empty; send a JSON object' } : { kind: 'ok', body, json: null }
   }
   const type = req.headers['content-type']
-  if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+  if (type !== undefined && !anyContentType && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     return { kind: 'error', status: 415, message: `content-type must be application/json, got ${JSON.stringify(type)}` }
   }
   if (nestsDeeperThan(body)) {
@@ -434,6 +479,12 @@ function takePendingRefusal(pending: PendingRefusal[]): PendingRefusal | undefin
   if (!next) return undefined
   if (--next.remaining <= 0) pending.shift()
   return next
+}
+
+function queryOf(url: string | undefined): URLSearchParams {
+  const raw = url ?? '/'
+  const query = raw.indexOf('?')
+  return new URLSearchParams(query === -1 ? '' : raw.slice(query + 1))
 }
 
 function pathOf(url: string | undefined): string {

@@ -54,8 +54,8 @@ export interface RecordOutcome {
 const UPSTREAM_KEYS = ['openai', 'anthropic'] as const
 const UPSTREAM_SHAPE = '{ openai?: origin, anthropic?: origin }'
 
-/** Which upstream serves each dialect. */
-const PROVIDER_OF: Readonly<Record<Dialect, keyof UpstreamOrigins>> = {
+/** Which upstream serves each dialect; the brain answers dialects without one (record mode records OpenAI and Anthropic). */
+const PROVIDER_OF: Readonly<Partial<Record<Dialect, keyof UpstreamOrigins>>> = {
   'openai-chat': 'openai',
   'openai-responses': 'openai',
   'openai-embeddings': 'openai',
@@ -127,7 +127,8 @@ export class RecordMode {
 
   /** The origin that serves `dialect`, or `undefined` when none was given (the brain answers). */
   originFor(dialect: Dialect): string | undefined {
-    return this.#origins[PROVIDER_OF[dialect]]
+    const provider = PROVIDER_OF[dialect]
+    return provider && this.#origins[provider]
   }
 
   /**

@@ -11,6 +11,11 @@ import { openaiChat } from './dialects/openai-chat.js'
 import { openaiEmbeddings } from './dialects/openai-embeddings.js'
 import { openaiModels } from './dialects/openai-models.js'
 import { openaiResponses } from './dialects/openai-responses.js'
+import { AZURE_DEPLOYMENT_PATH, AZURE_OPENAI_PATH, onAzure } from '../wire/azure.js'
+import { BEDROCK_MODEL_PATH, bedrockConverse } from '../wire/bedrock-converse.js'
+import { bedrockInvoke } from '../wire/bedrock-invoke.js'
+import { ollamaChat, ollamaEmbed, ollamaGenerate, ollamaTags } from '../wire/ollama.js'
+import { GEMINI_METHOD_PATH, GEMINI_MODELS_ROUTE, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from '../wire/gemini.js'
 
 /** One route: the method it answers and its dialect. */
 export interface Route {
@@ -29,12 +34,52 @@ const table: Readonly<Record<string, Route>> = {
   '/embeddings': { method: 'POST', dialect: openaiEmbeddings },
   '/v1/models': { method: 'GET', dialect: openaiModels },
   '/models': { method: 'GET', dialect: openaiModels },
+  '/api/chat': { method: 'POST', dialect: ollamaChat },
+  '/api/generate': { method: 'POST', dialect: ollamaGenerate },
+  '/api/embed': { method: 'POST', dialect: ollamaEmbed },
+  '/api/embeddings': { method: 'POST', dialect: ollamaEmbed },
+  '/api/tags': { method: 'GET', dialect: ollamaTags },
 }
+
+/** The OpenAI dialects on Azure's paths: by operation, on a versioned (`/openai/v1/…`) path or not. */
+const azure = {
+  'chat/completions': { versioned: onAzure(openaiChat, true), dated: onAzure(openaiChat, false), method: 'POST' },
+  embeddings: { versioned: onAzure(openaiEmbeddings, true), dated: onAzure(openaiEmbeddings, false), method: 'POST' },
+  responses: { versioned: onAzure(openaiResponses, true), dated: onAzure(openaiResponses, false), method: 'POST' },
+  models: { versioned: onAzure(openaiModels, true), dated: onAzure(openaiModels, false), method: 'GET' },
+} as const
+
+function azureRoute(operation: string, versioned: boolean): Route {
+  const entry = azure[(operation.startsWith('models') ? 'models' : operation) as keyof typeof azure]
+  return { method: entry.method, dialect: versioned ? entry.versioned : entry.dated }
+}
+
+/** Routes whose paths carry parameters (a model, a deployment), tried in order after the table. */
+const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExpExecArray) => Route }[] = [
+  {
+    path: GEMINI_METHOD_PATH,
+    route: (match) => {
+      if (match[2] === 'countTokens') return { method: 'POST', dialect: geminiCountTokens }
+      if (match[2] === 'embedContent' || match[2] === 'batchEmbedContents') return { method: 'POST', dialect: geminiEmbed }
+      return { method: 'POST', dialect: geminiGenerate }
+    },
+  },
+  { path: GEMINI_MODELS_ROUTE, route: () => ({ method: 'GET', dialect: geminiModels }) },
+  { path: BEDROCK_MODEL_PATH, route: (match) => ({ method: 'POST', dialect: match[2].startsWith('converse') ? bedrockConverse : bedrockInvoke }) },
+  { path: AZURE_DEPLOYMENT_PATH, route: (match) => azureRoute(match[2], false) },
+  { path: AZURE_OPENAI_PATH, route: (match) => azureRoute(match[2], match[1] !== undefined) },
+]
 
 /** The route serving `path` (no query string), or `undefined`. `/v1/models/{id}` is the model list's. */
 export function findRoute(path: string): Route | undefined {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path
-  return table[trimmed] ?? (/^(\/v1)?\/models\/[^/]+$/.test(trimmed) ? table['/v1/models'] : undefined)
+  const exact = table[trimmed]
+  if (exact) return exact
+  for (const { path: pattern, route } of patterns) {
+    const match = pattern.exec(trimmed)
+    if (match) return route(match)
+  }
+  return /^(\/v1)?\/models\/[^/]+$/.test(trimmed) ? table['/v1/models'] : undefined
 }
 
 /** Whether `path` belongs to the proxy's local agent API (SPEC §5.5). */

@@ -5,8 +5,10 @@
  * @module
  */
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import { createServer as createHttp2Server } from 'node:http2'
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { routeByPreface } from '../wire/h2c.js'
 
 /** The largest request body the proxy reads (32 MiB); larger ones are answered with 413. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024
@@ -44,27 +46,34 @@ export async function startServer(handler: RequestHandler, options: ServerOption
   const server = createServer((req, res) => {
     handler(req, res).catch((error: unknown) => answerCrash(req, res, error, errorBody))
   })
-  server.on('connection', (socket) => {
+  // HTTP/2 clients (the AWS SDK's Bedrock client) get the same handler through the compatibility API.
+  const http2 = createHttp2Server((req, res) => {
+    const [request, response] = [req as unknown as IncomingMessage, res as unknown as ServerResponse]
+    handler(request, response).catch((error: unknown) => answerCrash(request, response, error, errorBody))
+  })
+  const front = createNetServer((socket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
+    routeByPreface(socket, server, http2)
   })
   // A client that sends garbage must not take the server down, and gets JSON it can read.
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => answerClientError(error, socket, errorBody))
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject)
+    front.once('error', reject)
+    front.listen(port, '127.0.0.1', () => {
+      front.off('error', reject)
       resolve()
     })
   })
-  const address = server.address() as AddressInfo
+  const address = front.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve())
+        front.close(() => resolve())
         for (const socket of sockets) socket.destroy()
         server.closeAllConnections()
+        http2.close()
       }),
   }
 }

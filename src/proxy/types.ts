@@ -12,6 +12,16 @@ export type Dialect =
   | 'anthropic-messages'
   | 'openai-embeddings'
   | 'openai-models'
+  | 'gemini-generate'
+  | 'gemini-count-tokens'
+  | 'gemini-embed'
+  | 'gemini-models'
+  | 'ollama-chat'
+  | 'ollama-generate'
+  | 'ollama-embed'
+  | 'ollama-tags'
+  | 'bedrock-converse'
+  | 'bedrock-invoke'
 
 /** Who sent a request, read from the `X-Viper-*` headers. */
 export interface Identity {

@@ -31,6 +31,8 @@ const formats = {
   'anthropic-message': { head: 'msg_01', alphabet: BASE58, length: 22 },
   /** Anthropic tool use: `toolu_01QE1WLsSVp5hy5Q3GmGTmjP`. */
   'anthropic-tool-use': { head: 'toolu_01', alphabet: BASE58, length: 22 },
+  // Bedrock Converse `toolUseId`.
+  'bedrock-tool-use': { head: 'tooluse_', alphabet: ALNUM, length: 22 },
   /** OpenAI `x-request-id`: `req_` + 32 hex digits. */
   'openai-request': { head: 'req_', alphabet: HEX, length: 32 },
   /** Anthropic `request-id` and error `request_id`: `req_011Cd65WVh8Zrvno3NunpJ73`. */

@@ -17,16 +17,14 @@ export const openaiEmbeddings: DirectDialect = {
   errorStyle: 'openai',
   needs: ['embeddings'],
   decode,
-  answer: (request, { json }) => {
+  answer: async (request, { json, embed: vectorOf }) => {
     const dimensions = numberOr(json.dimensions) ?? DEFAULT_DIMENSIONS
     const base64 = json.encoding_format === 'base64'
     const texts = inputsOf(request)
+    const vectors = await Promise.all(texts.map((text) => vectorOf(text, request.model, dimensions)))
     return {
       object: 'list',
-      data: texts.map((text, index) => {
-        const vector = embed(text, dimensions)
-        return { object: 'embedding', index, embedding: base64 ? toBase64(vector) : vector }
-      }),
+      data: vectors.map((vector, index) => ({ object: 'embedding', index, embedding: base64 ? toBase64(vector) : vector })),
       model: request.model,
       usage: { prompt_tokens: tokenCount(texts), total_tokens: tokenCount(texts) },
     }

@@ -1,11 +1,12 @@
 /**
  * The model list (`GET /v1/models`, `GET /v1/models/{id}`), in OpenAI's shape, or in
  * Anthropic's when the caller sends `anthropic-version` (the Anthropic SDK lists models on the
- * same path).
+ * same path), or in Gemini's when it sends `x-goog-api-key`.
  * @module
  */
 import type { ModelRequest } from '../../llm/types.js'
 import type { DirectDialect } from '../dialect.js'
+import { geminiModels } from '../../wire/gemini.js'
 
 /** The models the fake lists. */
 export const listedModels: readonly string[] = Object.freeze([
@@ -25,7 +26,10 @@ export const openaiModels: DirectDialect = {
   errorStyle: 'openai',
   needs: [],
   decode: (): ModelRequest => ({ model: '', messages: [], stream: false }),
-  answer: (_request, { headers, path }) => {
+  answer: (request, context) => {
+    const { headers, path } = context
+    // `@google/genai` 3 lists models on `/v1/models` too, with its API key header.
+    if (headers['x-goog-api-key'] !== undefined) return geminiModels.answer(request, context)
     const anthropic = headers['anthropic-version'] !== undefined
     const one = /\/models\/([^/]+)$/.exec(path)
     if (one) {

@@ -19,6 +19,7 @@ import {
   BadRequest,
   type EncodeContext,
   type ModelDialect,
+  type RequestTarget,
   type SseFrame,
 } from '../dialect.js'
 import { wireId, type WireIdKind } from '../wire-ids.js'
@@ -56,7 +57,7 @@ function itemId(kind: WireIdKind, context: EncodeContext, n: number): string {
   return wireId(kind, `${context.id}/${n}`)
 }
 
-function decode(json: Record<string, unknown>, memory?: ResponseMemory): ModelRequest {
+function decode(json: Record<string, unknown>, _target?: RequestTarget, memory?: ResponseMemory): ModelRequest {
   const model = requireString(json, 'model')
   const system: string[] = typeof json.instructions === 'string' && json.instructions !== '' ? [json.instructions] : []
   // A conversation continued with `previous_response_id` starts from what that response saw and

@@ -24,6 +24,10 @@ export default defineConfig({
       local('@ai-sdk/anthropic'),
       local('@anthropic-ai/sdk'),
       local('@ai-sdk/mcp'),
+      local('@ai-sdk/google'),
+      local('@ai-sdk/azure'),
+      local('@ai-sdk/amazon-bedrock'),
+      local('@google/genai'),
     ],
   },
   test: {

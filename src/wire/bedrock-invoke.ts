@@ -1,0 +1,36 @@
+/**
+ * Amazon Bedrock's InvokeModel for Anthropic models (`POST /model/{modelId}/invoke` and
+ * `/invoke-with-response-stream`): the body is an Anthropic Messages body without `model` (and
+ * with `anthropic_version`), the answer is Anthropic's; the stream wraps each Anthropic event's
+ * JSON as base64 `bytes` in an event-stream `chunk` message.
+ * @module
+ */
+import { BadRequest, type ModelDialect, type SseFrame } from '../proxy/dialect.js'
+import { anthropicMessages } from '../proxy/dialects/anthropic-messages.js'
+import { bedrockErrorAnswer, bedrockStreamError, bedrockTarget } from './bedrock-converse.js'
+
+/** `POST /model/{modelId}/invoke` and `/invoke-with-response-stream`, for Anthropic models. */
+export const bedrockInvoke: ModelDialect = {
+  id: 'bedrock-invoke',
+  kind: 'model',
+  toolCallIds: 'anthropic-tool-use',
+  errorStyle: 'openai',
+  needs: [],
+  errorAnswer: bedrockErrorAnswer,
+  decode: (json, target) => {
+    const { modelId, operation } = bedrockTarget(target)
+    if (!/anthropic|claude/i.test(modelId)) {
+      throw new BadRequest(`the fake serves InvokeModel for Anthropic models only; use Converse for ${modelId}`, 'modelId')
+    }
+    if (typeof json.anthropic_version !== 'string') throw new BadRequest('Malformed input request: #: required key [anthropic_version] not found, please reformat your input and try again.', 'anthropic_version')
+    return { ...anthropicMessages.decode({ ...json, model: modelId }), model: modelId, stream: operation === 'invoke-with-response-stream' }
+  },
+  encodeJson: (response, context) => anthropicMessages.encodeJson(response, context),
+  encodeStream: async function* (events, context): AsyncGenerator<SseFrame> {
+    for await (const frame of anthropicMessages.encodeStream(events, context)) {
+      yield { event: 'chunk', data: JSON.stringify({ bytes: Buffer.from(frame.data).toString('base64') }) }
+    }
+  },
+  framing: () => 'eventstream',
+  streamError: (message) => [bedrockStreamError(message)],
+}
