@@ -88,9 +88,12 @@ function urlOptions(url: URL): http.RequestOptions {
   return options
 }
 
-/** The same request, aimed at `target`; an agent of the other protocol is dropped for the default one. */
-function routedOptions(options: http.RequestOptions, target: URL): http.RequestOptions {
-  const { host: _host, hostname: _hostname, port: _port, path: _path, protocol, agent, ...rest } = options
+/**
+ * The same request to `from`, aimed at `target`; an agent of the other protocol is dropped for
+ * the target's default one.
+ */
+function routedOptions(options: http.RequestOptions, from: URL, target: URL): http.RequestOptions {
+  const { host: _host, hostname: _hostname, port: _port, path: _path, protocol: _protocol, agent, ...rest } = options
   const routed: http.RequestOptions = {
     ...rest,
     protocol: target.protocol,
@@ -99,7 +102,7 @@ function routedOptions(options: http.RequestOptions, target: URL): http.RequestO
     headers: withHost(options.headers, target.host),
   }
   if (target.port !== '') routed.port = Number(target.port)
-  if (agent !== undefined && (protocol ?? target.protocol) === target.protocol) routed.agent = agent
+  if (agent !== undefined && from.protocol === target.protocol) routed.agent = agent
   return routed
 }
 
@@ -114,7 +117,7 @@ function guardedRequest(hook: HttpHook, scheme: keyof Originals): RequestFn {
     if (decision.action === 'pass') return original.apply(this, args)
     if (decision.action === 'route') {
       const send = hook.originals[decision.url.protocol === 'https:' ? 'https' : 'http'].request
-      return send(routedOptions(call.options, decision.url), call.callback)
+      return send(routedOptions(call.options, call.url, decision.url), call.callback)
     }
     // A request that never gets a socket: Node emits the error on it, and nothing is sent.
     const { agent: _agent, ...options } = call.options
