@@ -110,7 +110,7 @@ function decide(url: URL, method: string): Decision {
     }
   }
   // A route to a provider host is checked like any request: routing is no way around the guard.
-  if (!mayLeave(state, target)) return refuse(realModelCallError({ method, url: target, routing: route !== undefined }))
+  if (!mayLeave(state, target)) return refuse(realModelCallError({ method, url: target, routing: route !== undefined && target === url }))
   return target === url ? PASS : { action: 'route', url: target }
 }
 
