@@ -15,7 +15,7 @@ import { routeProvidersTo } from '../../src/guard/provider-hosts.js'
 import { REAL_MODEL_CALL } from '../../src/guard/real-model-call.js'
 import { FakeProxy } from '../../src/proxy/fake-proxy.js'
 import { installSafetyNet, withDefaultBaseUrls, type SafetyNet } from '../guard/helpers.js'
-import { localLookup, send, type Sent } from './http-helpers.js'
+import { localLookup, send } from './http-helpers.js'
 
 // Module scope, before any install: these clients hold Node's fetch and their default URLs.
 const openaiClient = withDefaultBaseUrls(() => new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }))
@@ -167,4 +167,3 @@ describe('without a route, each is refused with the guard error and nothing is s
   })
 })
 
-export type { Sent }
