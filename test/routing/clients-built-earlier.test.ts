@@ -166,4 +166,3 @@ describe('without a route, each is refused with the guard error and nothing is s
     expect(lookups).toEqual([])
   })
 })
-
