@@ -11,7 +11,7 @@
  */
 import { checkOptions, describeValue, is, PREFIX } from '../internal/describe.js'
 import { PASS, type Decision } from '../routing/decision.js'
-import { hookGlobalDispatcher } from '../routing/dispatcher.js'
+import { hookGlobalDispatcher, mainRealm } from '../routing/dispatcher.js'
 import { hookForeignFetch } from '../routing/foreign-fetch.js'
 import { hookNodeHttp } from '../routing/node-http.js'
 import { hookNodeHttp2 } from '../routing/node-http2.js'
@@ -41,7 +41,7 @@ interface Install {
 
 interface GuardState {
   installs: Install[]
-  /** Takes the hooks off (dispatcher, `node:http`, a foreign `fetch`). */
+  /** Takes the hooks off (the dispatchers, `node:http`, `node:http2`, a foreign `fetch`). */
   unhook: () => void
 }
 
@@ -77,6 +77,16 @@ function mayLeave(state: GuardState, url: URL): boolean {
   return state.installs.some((install) => install.allow.has(host))
 }
 
+/** The errors this guard failed requests with. */
+const refusals = new WeakSet<object>()
+
+function refuse(error: Error): Decision {
+  refusals.add(error)
+  return { action: 'refuse', error }
+}
+
+const isRefusal = (error: unknown): boolean => typeof error === 'object' && error !== null && refusals.has(error)
+
 /**
  * The guard's decision for one request, from the installs live now (a hook kept after the last
  * uninstall only passes requests through).
@@ -91,16 +101,16 @@ function decide(url: URL, method: string): Decision {
     try {
       returned = route(url)
     } catch (error) {
-      return { action: 'refuse', error: error instanceof Error ? error : new Error(String(error)) }
+      return refuse(error instanceof Error ? error : new Error(String(error)))
     }
     if (returned !== undefined) {
       const parsed = routeTarget(returned, url)
-      if (parsed instanceof Error) return { action: 'refuse', error: parsed }
+      if (parsed instanceof Error) return refuse(parsed)
       target = parsed
     }
   }
   // A route to a provider host is checked like any request: routing is no way around the guard.
-  if (!mayLeave(state, target)) return { action: 'refuse', error: realModelCallError({ method, url: target, routing: route !== undefined }) }
+  if (!mayLeave(state, target)) return refuse(realModelCallError({ method, url: target, routing: route !== undefined && target === url }))
   return target === url ? PASS : { action: 'route', url: target }
 }
 
@@ -114,7 +124,7 @@ const isHostList = (value: unknown): boolean => Array.isArray(value) && value.ev
  * `undici.request`/`undici.fetch`, `http`/`https` `request`/`get` and `http2.connect`.
  * Installing again stacks; the returned function removes this install, and the last one out
  * puts back exactly what was there (the global dispatcher, the `node:http`/`node:https`/
- * `node:http2` functions, a wrapped `fetch`).
+ * `node:http2` functions, a foreign realm's `fetch`).
  * @example
  * const uninstall = installNetworkGuard({ route: routeProvidersTo(proxy.url), allow: ['api.groq.com'] })
  * afterAll(uninstall)
@@ -127,7 +137,14 @@ export function installNetworkGuard(options: NetworkGuardOptions = {}): () => vo
   })
   let state = holder[KEY]
   if (!state) {
-    const unhooks = [hookGlobalDispatcher(decide), hookNodeHttp(decide), hookNodeHttp2(decide), hookForeignFetch(decide)]
+    // This realm's dispatcher serves its own copy of undici; the main realm's serves Node's fetch.
+    const realms = new Set([globalThis, mainRealm()])
+    const unhooks = [
+      ...[...realms].map((realm) => hookGlobalDispatcher(realm)(decide)),
+      hookNodeHttp(decide),
+      hookNodeHttp2(decide),
+      hookForeignFetch(isRefusal),
+    ]
     state = { installs: [], unhook: () => unhooks.reverse().forEach((unhook) => unhook()) }
     holder[KEY] = state
   }

@@ -2,11 +2,17 @@
  * The guard on undici's global dispatcher: Node's own `fetch` runs on it, and so do
  * `undici.request`, `undici.fetch` and every client that captured `fetch` before the guard was
  * installed. The hook wraps whatever dispatcher was global and puts exactly that back.
+ *
+ * A realm's dispatcher is shared by every copy of this package loaded in it, and the main
+ * realm's by every vm context too (Jest's test files call the main realm's `fetch`), so the hook
+ * is stacked on the realm's global object (see `process-hook.ts`).
  * @module
  */
-import { Dispatcher } from 'undici'
+import vm from 'node:vm'
+import { Agent, Dispatcher } from 'undici'
 import type { Decide } from './decision.js'
 import { withHost } from './host-header.js'
+import { stackedHook, type StackedHook } from './process-hook.js'
 
 /** Where undici (the package, and Node's bundled copy) keeps the global dispatcher. */
 const GLOBAL_DISPATCHER_KEYS = [Symbol.for('undici.globalDispatcher.1'), Symbol.for('undici.globalDispatcher.2')] as const
@@ -43,21 +49,22 @@ function failBeforeSending(handler: Dispatcher.DispatchHandler, error: Error): v
   handler.onResponseError?.(controller as unknown as Dispatcher.DispatchController, error)
 }
 
-/** A dispatcher that asks `decide` about each request, then passes, reroutes or fails it. */
+/** A dispatcher that asks the latest `decide` about each request, then passes, reroutes or fails it. */
 class GuardedDispatcher extends Dispatcher {
   readonly #inner: Dispatcher
-  readonly #decide: Decide
+  readonly #decider: () => Decide | undefined
 
-  constructor(inner: Dispatcher, decide: Decide) {
+  constructor(inner: Dispatcher, decider: () => Decide | undefined) {
     super()
     this.#inner = inner
-    this.#decide = decide
+    this.#decider = decider
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const url = dispatchUrl(options)
-    if (!url) return this.#inner.dispatch(options, handler)
-    const decision = this.#decide(url, String(options.method ?? 'GET').toUpperCase())
+    const decide = this.#decider()
+    const url = decide && dispatchUrl(options)
+    if (!decide || !url) return this.#inner.dispatch(options, handler)
+    const decision = decide(url, String(options.method ?? 'GET').toUpperCase())
     if (decision.action === 'pass') return this.#inner.dispatch(options, handler)
     if (decision.action === 'route') return this.#inner.dispatch(routedOptions(options, decision.url), handler)
     failBeforeSending(handler, decision.error)
@@ -80,27 +87,61 @@ class GuardedDispatcher extends Dispatcher {
   }
 }
 
+interface DispatcherHook extends StackedHook {
+  /** What each key held before: its dispatcher, or no property at all. */
+  found: Array<{ key: symbol; had: boolean; dispatcher: Dispatcher | undefined }>
+  guarded: GuardedDispatcher
+  /** The Agent made for a realm that had no dispatcher yet (Node makes its own lazily). */
+  made: Agent | undefined
+}
+
+const HOOK_KEY = Symbol.for('agent-doubles.dispatcher-hook')
+
+function createHook(realm: Holder): DispatcherHook {
+  const found = GLOBAL_DISPATCHER_KEYS.map((key) => ({ key, had: key in realm, dispatcher: realm[key] }))
+  const existing = found[0]?.dispatcher ?? found[1]?.dispatcher
+  const made = existing ? undefined : new Agent()
+  const hook: DispatcherHook = { deciders: [], found, made, guarded: undefined as unknown as GuardedDispatcher }
+  hook.guarded = new GuardedDispatcher((existing ?? made) as Dispatcher, () => hook.deciders.at(-1))
+  return hook
+}
+
+function putHook(realm: Holder, hook: DispatcherHook): void {
+  for (const { key, had } of hook.found) {
+    if (had) realm[key] = hook.guarded
+    else Object.defineProperty(realm, key, { value: hook.guarded, writable: true, configurable: true, enumerable: false })
+  }
+}
+
+function takeHookOff(realm: Holder, hook: DispatcherHook): void {
+  for (const { key, had, dispatcher } of hook.found) {
+    // Someone who set another dispatcher over ours keeps theirs.
+    if (realm[key] !== hook.guarded) continue
+    if (had) realm[key] = dispatcher
+    else delete realm[key]
+  }
+  void hook.made?.destroy()
+}
+
 /**
- * Wraps the global dispatcher of this realm with one that consults `decide`; the returned
- * function puts back exactly the dispatcher (or absence of one) found under each key, unless
- * someone set another dispatcher over ours.
+ * Wraps the global dispatcher of `realm` (a global object) with one that consults the latest
+ * `decide` joined to it; the function returned by joining removes that `decide`, and the last
+ * one out puts back exactly the dispatcher (or absence of one) found under each key.
  */
-export function hookGlobalDispatcher(decide: Decide): () => void {
-  const holder = globalThis as unknown as Holder
-  const found = GLOBAL_DISPATCHER_KEYS.map((key) => ({ key, had: key in holder, dispatcher: holder[key] }))
-  // Importing undici sets one; Node's fetch makes its own on first use. Wrap the one fetch reads.
-  const inner = found[0]?.dispatcher ?? found[1]?.dispatcher
-  if (!inner) throw new Error('undici has no global dispatcher to wrap')
-  const guarded = new GuardedDispatcher(inner, decide)
-  for (const { key, had } of found) {
-    if (had) holder[key] = guarded
-    else Object.defineProperty(holder, key, { value: guarded, writable: true, configurable: true, enumerable: false })
-  }
-  return () => {
-    for (const { key, had, dispatcher } of found) {
-      if (holder[key] !== guarded) continue
-      if (had) holder[key] = dispatcher
-      else delete holder[key]
-    }
-  }
+export function hookGlobalDispatcher(realm: object): (decide: Decide) => () => void {
+  const holder = realm as Holder
+  return stackedHook(holder, HOOK_KEY, {
+    create: () => createHook(holder),
+    put: (hook) => putHook(holder, hook),
+    takeOff: (hook) => takeHookOff(holder, hook),
+  })
+}
+
+/**
+ * The main realm's global object. Node's `fetch` reads its dispatcher from there even when
+ * called from a vm context (Jest's sandbox, whose `globalThis` is its own): `runInThisContext`
+ * runs in the main context by definition.
+ */
+export function mainRealm(): object {
+  return vm.runInThisContext('globalThis') as object
 }

@@ -3,9 +3,8 @@
  * (and ESM named imports of them re-synced), so `https.request('https://api.openai.com/…')` and
  * the clients built on these modules are routed or refused like any `fetch`.
  *
- * The modules are one per process, while guard states are one per realm (Jest gives each test
- * file its own): the hook keeps a stack of the realms' `decide` functions on the `http` module
- * and consults the latest; the last one out puts the original functions back.
+ * The modules are one per process: the hook is stacked (see `process-hook.ts`) on the `http`
+ * module, and the last one out puts the original functions back.
  * @module
  */
 import http from 'node:http'
@@ -13,6 +12,7 @@ import https from 'node:https'
 import { syncBuiltinESMExports } from 'node:module'
 import type { Decide } from './decision.js'
 import { withHost } from './host-header.js'
+import { stackedHook, type StackedHook } from './process-hook.js'
 
 type RequestFn = typeof http.request
 type Callback = (response: http.IncomingMessage) => void
@@ -23,15 +23,13 @@ interface Originals {
   https: Module
 }
 
-interface HttpHook {
+interface HttpHook extends StackedHook {
   originals: Originals
   installed: Originals
-  deciders: Decide[]
 }
 
 const KEY = Symbol.for('agent-doubles.node-http-hook')
 const modules = { http: http as unknown as Module, https: https as unknown as Module }
-const holder = http as unknown as Record<symbol, HttpHook | undefined>
 
 /** What a `request(url?, options?, callback?)` call asks for, read as Node reads it. */
 interface ResolvedCall {
@@ -90,9 +88,12 @@ function urlOptions(url: URL): http.RequestOptions {
   return options
 }
 
-/** The same request, aimed at `target`; an agent of the other protocol is dropped for the default one. */
-function routedOptions(options: http.RequestOptions, target: URL): http.RequestOptions {
-  const { host: _host, hostname: _hostname, port: _port, path: _path, protocol, agent, ...rest } = options
+/**
+ * The same request to `from`, aimed at `target`; an agent of the other protocol is dropped for
+ * the target's default one.
+ */
+function routedOptions(options: http.RequestOptions, from: URL, target: URL): http.RequestOptions {
+  const { host: _host, hostname: _hostname, port: _port, path: _path, protocol: _protocol, agent, ...rest } = options
   const routed: http.RequestOptions = {
     ...rest,
     protocol: target.protocol,
@@ -101,7 +102,7 @@ function routedOptions(options: http.RequestOptions, target: URL): http.RequestO
     headers: withHost(options.headers, target.host),
   }
   if (target.port !== '') routed.port = Number(target.port)
-  if (agent !== undefined && (protocol ?? target.protocol) === target.protocol) routed.agent = agent
+  if (agent !== undefined && from.protocol === target.protocol) routed.agent = agent
   return routed
 }
 
@@ -116,7 +117,7 @@ function guardedRequest(hook: HttpHook, scheme: keyof Originals): RequestFn {
     if (decision.action === 'pass') return original.apply(this, args)
     if (decision.action === 'route') {
       const send = hook.originals[decision.url.protocol === 'https:' ? 'https' : 'http'].request
-      return send(routedOptions(call.options, decision.url), call.callback)
+      return send(routedOptions(call.options, call.url, decision.url), call.callback)
     }
     // A request that never gets a socket: Node emits the error on it, and nothing is sent.
     const { agent: _agent, ...options } = call.options
@@ -167,22 +168,8 @@ function setFunctions(from: Originals, to: Originals): void {
  * Puts `decide` in front of `http.request`, `http.get`, `https.request` and `https.get` until
  * the returned function runs.
  */
-export function hookNodeHttp(decide: Decide): () => void {
-  let hook = holder[KEY]
-  if (!hook) {
-    hook = createHook()
-    holder[KEY] = hook
-    setFunctions(hook.originals, hook.installed)
-  }
-  const current = hook
-  current.deciders.push(decide)
-  let hooked = true
-  return () => {
-    if (!hooked) return
-    hooked = false
-    current.deciders.splice(current.deciders.lastIndexOf(decide), 1)
-    if (current.deciders.length > 0) return
-    if (holder[KEY] === current) delete holder[KEY]
-    setFunctions(current.installed, current.originals)
-  }
-}
+export const hookNodeHttp: (decide: Decide) => () => void = stackedHook(http, KEY, {
+  create: createHook,
+  put: (hook) => setFunctions(hook.originals, hook.installed),
+  takeOff: (hook) => setFunctions(hook.installed, hook.originals),
+})

@@ -3,8 +3,8 @@
  * session is opened per origin before any request is known, so the guard decides at `connect`,
  * for the origin's root URL: a refused origin gets a session that fails at once (no socket is
  * opened), a routed one is opened to the route's origin, and each stream's `:path` is prefixed
- * with the route's path (a lane's `/~id`). Like `node-http.ts`, the hook is per process with a
- * stack of the realms' `decide` functions, kept on the `http2` module.
+ * with the route's path (a lane's `/~id`). Like `node-http.ts`, the hook is stacked on the
+ * module (see `process-hook.ts`).
  * @module
  */
 import http2 from 'node:http2'
@@ -12,17 +12,17 @@ import { syncBuiltinESMExports } from 'node:module'
 import { Duplex } from 'node:stream'
 import type { Decide } from './decision.js'
 import { withHost } from './host-header.js'
+import { stackedHook, type StackedHook } from './process-hook.js'
 
 type Connect = typeof http2.connect
 
-interface Http2Hook {
+interface Http2Hook extends StackedHook {
   original: Connect
   installed: Connect
-  deciders: Decide[]
 }
 
 const KEY = Symbol.for('agent-doubles.node-http2-hook')
-const http2Module = http2 as unknown as { connect: Connect } & Record<symbol, Http2Hook | undefined>
+const http2Module = http2 as unknown as { connect: Connect }
 
 function authorityUrl(authority: unknown): URL | undefined {
   try {
@@ -70,27 +70,19 @@ function guardedConnect(hook: Http2Hook): Connect {
 }
 
 /** Puts `decide` in front of `http2.connect` until the returned function runs. */
-export function hookNodeHttp2(decide: Decide): () => void {
-  let hook = http2Module[KEY]
-  if (!hook) {
-    const created: Http2Hook = { original: http2Module.connect, installed: http2Module.connect, deciders: [] }
-    created.installed = guardedConnect(created)
-    hook = created
-    http2Module[KEY] = hook
+export const hookNodeHttp2: (decide: Decide) => () => void = stackedHook(http2, KEY, {
+  create: () => {
+    const hook: Http2Hook = { original: http2Module.connect, installed: http2Module.connect, deciders: [] }
+    hook.installed = guardedConnect(hook)
+    return hook
+  },
+  put: (hook) => {
     http2Module.connect = hook.installed
     syncBuiltinESMExports()
-  }
-  const current = hook
-  current.deciders.push(decide)
-  let hooked = true
-  return () => {
-    if (!hooked) return
-    hooked = false
-    current.deciders.splice(current.deciders.lastIndexOf(decide), 1)
-    if (current.deciders.length > 0) return
-    if (http2Module[KEY] === current) delete http2Module[KEY]
+  },
+  takeOff: (hook) => {
     // Someone who replaced ours keeps theirs.
-    if (http2Module.connect === current.installed) http2Module.connect = current.original
+    if (http2Module.connect === hook.installed) http2Module.connect = hook.original
     syncBuiltinESMExports()
-  }
-}
+  },
+})

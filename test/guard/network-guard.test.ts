@@ -219,6 +219,7 @@ describe('install and uninstall', () => {
     expect(globalThis.fetch).toBe(fetchBefore)
     expect(isNetworkGuardInstalled()).toBe(false)
     expect(Object.getOwnPropertySymbols(globalThis).map(String)).not.toContain('Symbol(agent-doubles.network-guard)')
+    expect(Object.getOwnPropertySymbols(globalThis).map(String)).not.toContain('Symbol(agent-doubles.dispatcher-hook)')
     expect(Object.getOwnPropertySymbols(http).map(String)).not.toContain('Symbol(agent-doubles.node-http-hook)')
   })
 

@@ -1,7 +1,8 @@
 // The network guard of agent-doubles/jest/setup (installed at load, in this file's sandbox), and
 // useFakeProxy({ interceptProviders: true }), with real clients built at module level — before
 // any route — at their default URLs. Jest runs this file in a vm sandbox whose fetch belongs to
-// the main realm: the guard wraps that fetch, and hooks this sandbox's undici and node:http(s).
+// the main realm: the guard hooks the main realm's dispatcher (which that fetch runs on), this
+// sandbox's own (which its copy of undici runs on), and node:http(s).
 const http = require('node:http')
 const https = require('node:https')
 const OpenAI = require('openai')
@@ -66,6 +67,14 @@ afterEach(() => {
 })
 
 describe('the guard of agent-doubles/jest/setup', () => {
+  test('a fetch captured before the setup ran — the main realm\'s own — is guarded below it too', async () => {
+    const mainRealmFetch = require('node:vm').runInThisContext('fetch')
+    expect(globalThis.fetch).not.toBe(mainRealmFetch)
+    const error = await mainRealmFetch('https://api.openai.com/v1/models').catch((e) => e)
+    expect(error.message).toBe('fetch failed')
+    expect(error.cause).toMatchObject({ code: REAL_MODEL_CALL, url: 'https://api.openai.com/v1/models' })
+  })
+
   test('a client built at module level fails at once with the guard error under fetch failed', async () => {
     expect(moduleLevelClient.baseURL).toBe('https://api.openai.com/v1')
     const error = await moduleLevelClient.chat.completions.create({ model: 'gpt-5', messages }).catch((e) => e)

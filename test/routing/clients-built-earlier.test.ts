@@ -15,7 +15,7 @@ import { routeProvidersTo } from '../../src/guard/provider-hosts.js'
 import { REAL_MODEL_CALL } from '../../src/guard/real-model-call.js'
 import { FakeProxy } from '../../src/proxy/fake-proxy.js'
 import { installSafetyNet, withDefaultBaseUrls, type SafetyNet } from '../guard/helpers.js'
-import { localLookup, send, type Sent } from './http-helpers.js'
+import { localLookup, send } from './http-helpers.js'
 
 // Module scope, before any install: these clients hold Node's fetch and their default URLs.
 const openaiClient = withDefaultBaseUrls(() => new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }))
@@ -97,9 +97,10 @@ describe('with a route to the fake, every client reaches it', () => {
     const posted = await send(https.request, 'https://api.openai.com/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', host: 'api.openai.com' } }, chatBody)
     expect(posted.status).toBe(200)
     expect(JSON.parse(posted.body).object).toBe('chat.completion')
-    await send(namedHttpsRequest, new URL('https://api.anthropic.com/v1/models'), {})
+    // An https.Agent cannot carry an http request: the routed one goes on http's default agent.
+    await send(namedHttpsRequest, new URL('https://api.anthropic.com/v1/models'), { agent: new https.Agent({ keepAlive: false }) })
     await send(http.request, 'http://api.openai.com/v1/models', {})
-    await send(https.get, { hostname: 'api.openai.com', path: '/v1/models?x=1' }, undefined)
+    await send(https.get, { hostname: 'api.openai.com', path: '/v1/models?x=1', agent: new https.Agent({ keepAlive: false }) }, undefined)
     expect(targets).toEqual(['/v1/chat/completions', '/v1/models', '/v1/models', '/v1/models?x=1'])
     expect(paths()).toEqual(['POST /v1/chat/completions', 'GET /v1/models', 'GET /v1/models', 'GET /v1/models'])
     expect(proxy.requests[0]?.headers.host).toBe(new URL(proxy.url).host)
@@ -165,5 +166,3 @@ describe('without a route, each is refused with the guard error and nothing is s
     expect(lookups).toEqual([])
   })
 })
-
-export type { Sent }
