@@ -15,8 +15,17 @@ export interface SseFrame {
   data: string
 }
 
+/**
+ * What dialects remember between the requests of one proxy (the Responses dialect: the items
+ * and conversations it issued, for `item_reference` and `previous_response_id`), by dialect.
+ * Per proxy, so two proxies issuing the same ids never read each other's answers.
+ */
+export type DialectScope = Map<string, unknown>
+
 /** What an encoder knows about the request it answers. */
 export interface EncodeContext {
+  /** The proxy's memory between requests; a process-wide one when absent. */
+  scope?: DialectScope
   /** The request in the neutral model. */
   request: ModelRequest
   /** The request body as the client sent it (dialects read wire-only options from it). */
@@ -46,8 +55,11 @@ interface DialectBase {
   readonly errorStyle: Exclude<ErrorStyle, 'local'>
   /** Features the proxy must report for a request on this route (SPEC §5.3 check 5). */
   readonly needs: readonly ProxyFeature[]
-  /** The request as the neutral model; throws {@link BadRequest} on a body the provider would refuse. */
-  decode(json: Record<string, unknown>): ModelRequest
+  /**
+   * The request as the neutral model; throws {@link BadRequest} on a body the provider would
+   * refuse. `scope` is the proxy's memory (see {@link DialectScope}).
+   */
+  decode(json: Record<string, unknown>, scope?: DialectScope): ModelRequest
 }
 
 /** A dialect whose answers come from the proxy's brain (an `LLM`). */

@@ -87,7 +87,6 @@ export type ReplyBody = unknown | ((req: FakeRequest) => unknown)
 export type { FailOptions, FaultKind } from './faults.js'
 
 const OWNER = 'FakeProxy'
-let proxies = 0
 
 function isLLM(value: unknown): value is LLM {
   const llm = value as Partial<LLM> | null
@@ -139,7 +138,6 @@ export class FakeProxy {
     validateRecordOptions(OWNER, options.upstream, options.record)
     const agents = checkAgentNames(OWNER, options.agents)
     this.#llm = options.llm
-    const tag = `fake${++proxies}`
     let count = 0
     this.#state = {
       book: new AgentBook(agents),
@@ -150,13 +148,16 @@ export class FakeProxy {
       refusals: [],
       pendingRefusals: [],
       pendingProviderErrors: [],
+      dialectScope: new Map(),
       faults: new FaultPlan(),
       reply: undefined,
       recordMode:
         options.upstream && options.record
           ? new RecordMode({ upstream: options.upstream, record: options.record })
           : undefined,
-      nextId: () => `${tag}_${(++count).toString().padStart(6, '0')}`,
+      // Seeds of the ids this proxy issues: its own request count only, so a test gives the
+      // same ids however many proxies other tests made before it.
+      nextId: () => `fake_${(++count).toString().padStart(6, '0')}`,
     }
     registerDouble(this)
   }

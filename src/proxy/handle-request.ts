@@ -13,7 +13,7 @@ import type { AgentBook } from './agent-book.js'
 import type { RecordMode } from './record-mode.js'
 import { handleAgentApi } from './agent-api.js'
 import { checkModelRequestDetail } from './checks.js'
-import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFinish, type EncodeContext, type ModelDialect, type SseFrame } from './dialect.js'
+import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFinish, type DialectScope, type EncodeContext, type ModelDialect, type SseFrame } from './dialect.js'
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from './identity.js'
 import { providerErrorAnswer } from './provider-error-answer.js'
@@ -59,6 +59,8 @@ export interface ProxyState {
   readonly refusals: Refusal[]
   readonly pendingRefusals: PendingRefusal[]
   readonly pendingProviderErrors: PendingProviderError[]
+  /** What the dialects remember between this proxy's requests. */
+  readonly dialectScope: DialectScope
   readonly faults: FaultPlan
   reply: ReplyPlan | undefined
   /** Set in record mode: model requests of a dialect with an upstream are forwarded to it. */
@@ -109,7 +111,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   if (parsed.kind === 'error') return send(parsed.status, inputErrorBody(dialect.errorStyle, parsed.status, parsed.message))
   let request: ModelRequest
   try {
-    request = dialect.decode(parsed.json ?? {})
+    request = dialect.decode(parsed.json ?? {}, state.dialectScope)
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
     return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
@@ -152,7 +154,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
 
   // Answer, and record.
   state.requests.push(record)
-  const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: now }
+  const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: now, scope: state.dialectScope }
   // The time "processing" took, as OpenAI reports it: what the fake spent before answering.
   if (style === 'openai') res.setHeader('openai-processing-ms', String(Date.now() - started))
   const answerProviderError = (planned: { name: ProviderErrorName; message?: string; retryAfterS?: number }): Promise<void> =>

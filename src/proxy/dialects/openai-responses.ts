@@ -16,6 +16,7 @@ import {
   textOf,
   toolNameFor,
   BadRequest,
+  type DialectScope,
   type EncodeContext,
   type ModelDialect,
   type SseFrame,
@@ -54,15 +55,16 @@ function itemId(kind: WireIdKind, context: EncodeContext, n: number): string {
   return wireId(kind, `${context.id}/${n}`)
 }
 
-function decode(json: Record<string, unknown>): ModelRequest {
+function decode(json: Record<string, unknown>, scope?: DialectScope): ModelRequest {
+  const memory = memoryOf(scope)
   const model = requireString(json, 'model')
   const system: string[] = typeof json.instructions === 'string' && json.instructions !== '' ? [json.instructions] : []
   // A conversation continued with `previous_response_id` starts from what that response saw and
   // said (instructions are not carried over, as with OpenAI).
-  const previous = typeof json.previous_response_id === 'string' ? conversations.get(json.previous_response_id) : undefined
+  const previous = typeof json.previous_response_id === 'string' ? memory.conversations.get(json.previous_response_id) : undefined
   const messages: Message[] = previous ? structuredClone(previous) : []
   if (typeof json.input === 'string') messages.push({ role: 'user', content: [{ type: 'text', text: json.input }] })
-  else if (Array.isArray(json.input)) for (const raw of json.input) decodeItem(record(raw), system, messages)
+  else if (Array.isArray(json.input)) for (const raw of json.input) decodeItem(record(raw), system, messages, memory)
   else throw new BadRequest('input must be a string or an array of input items', 'input')
   const request: ModelRequest = { model, messages, stream: json.stream === true }
   if (system.length > 0) request.system = system.join('\n\n')
@@ -81,7 +83,7 @@ function decode(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-function decodeItem(item: Record<string, unknown>, system: string[], messages: Message[]): void {
+function decodeItem(item: Record<string, unknown>, system: string[], messages: Message[], memory: ResponsesMemory): void {
   if (item.type === 'function_call') {
     appendPart(messages, 'assistant', { type: 'tool-call', id: String(item.call_id ?? ''), name: String(item.name ?? ''), args: parseArguments(item.arguments) })
   } else if (item.type === 'function_call_output') {
@@ -101,19 +103,32 @@ function decodeItem(item: Record<string, unknown>, system: string[], messages: M
     messages.push({ role: 'user', content: decodeUserContent(item.content) })
   } else if (item.type === 'item_reference' && typeof item.id === 'string') {
     // The AI SDK replays earlier answers by id (`store` defaults to true): put back what we sent.
-    for (const part of issued.get(item.id) ?? []) appendPart(messages, 'assistant', part)
+    for (const part of memory.issued.get(item.id) ?? []) appendPart(messages, 'assistant', part)
   }
 }
 
-/**
- * The parts of message and reasoning items this dialect sent, by item id, so later
- * `item_reference` input items decode to what they stand for. Ids are unique per process
- * (they carry the proxy's request id); the oldest are dropped past a bound.
- */
-const issued = new Map<string, Part[]>()
+/** What this dialect remembers of its answers, per proxy. */
+interface ResponsesMemory {
+  /**
+   * The parts of message and reasoning items sent, by item id, so later `item_reference`
+   * input items decode to what they stand for.
+   */
+  issued: Map<string, Part[]>
+  /** Each answered response's conversation (its input plus its output), by response id. */
+  conversations: Map<string, Message[]>
+}
 
-/** Each answered response's conversation (its input plus its output), by response id. */
-const conversations = new Map<string, Message[]>()
+/** The memory of callers that bring no scope (a dialect used outside a proxy). */
+const processScope: DialectScope = new Map()
+
+function memoryOf(scope: DialectScope = processScope): ResponsesMemory {
+  let memory = scope.get(openaiResponses.id) as ResponsesMemory | undefined
+  if (!memory) {
+    memory = { issued: new Map(), conversations: new Map() }
+    scope.set(openaiResponses.id, memory)
+  }
+  return memory
+}
 
 /** How many items or conversations are kept before the oldest are dropped. */
 const REMEMBERED_LIMIT = 10_000
@@ -123,12 +138,8 @@ function keep<T>(map: Map<string, T>, id: string, value: T): void {
   if (map.size > REMEMBERED_LIMIT) map.delete(map.keys().next().value as string)
 }
 
-function remember(id: string, part: Part): void {
-  keep(issued, id, [part])
-}
-
 function rememberConversation(context: EncodeContext, response: ModelResponse): void {
-  keep(conversations, wireId('response', context.id), [...context.request.messages, { role: 'assistant', content: response.content }])
+  keep(memoryOf(context.scope).conversations, wireId('response', context.id), [...context.request.messages, { role: 'assistant', content: response.content }])
 }
 
 function decodeUserContent(content: unknown): Part[] {
@@ -245,14 +256,15 @@ function usageOf(response: ModelResponse): unknown {
 
 function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
   const items = outputItems(response.content, context)
-  for (const item of items) rememberItem(item)
+  for (const item of items) rememberItem(item, context)
   rememberConversation(context, response)
   return responseObject(context, 'completed', items, response)
 }
 
-function rememberItem(item: OutputItem): void {
-  if (item.type === 'message') remember(item.id, { type: 'text', text: (item.content as { text: string }[])[0].text })
-  else if (item.type === 'reasoning') remember(item.id, { type: 'reasoning', text: textOf(item.summary) })
+function rememberItem(item: OutputItem, context: EncodeContext): void {
+  const { issued } = memoryOf(context.scope)
+  if (item.type === 'message') keep(issued, item.id, [{ type: 'text', text: (item.content as { text: string }[])[0].text }])
+  else if (item.type === 'reasoning') keep(issued, item.id, [{ type: 'reasoning', text: textOf(item.summary) }])
 }
 
 async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
@@ -275,12 +287,12 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       yield frame('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] })
       yield frame('response.content_part.done', { ...at, content_index: 0, part: textPart(text) })
       output.push(messageItem(item.id, text, 'completed'))
-      rememberItem(output.at(-1) as OutputItem)
+      rememberItem(output.at(-1) as OutputItem, context)
     } else {
       yield frame('response.reasoning_summary_text.done', { ...at, summary_index: 0, text })
       yield frame('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text } })
       output.push(reasoningItem(item.id, text, true))
-      rememberItem(output.at(-1) as OutputItem)
+      rememberItem(output.at(-1) as OutputItem, context)
     }
     yield frame('response.output_item.done', { output_index: output.length - 1, item: output.at(-1) })
   }
