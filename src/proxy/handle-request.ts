@@ -23,7 +23,7 @@ import { errorStyleFor, findRoute, isAgentApiPath } from './routes.js'
 import { readBody } from './server.js'
 import { closed, writeSse } from './sse.js'
 import { renameToolCallEvents, renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
-import type { FakeRequest, ProxyFeature, Refusal } from './types.js'
+import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from './wire-ids.js'
 
 /** A refusal planned with `proxy.refuse()`. */
@@ -149,7 +149,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const failed = checkModelRequestDetail({ identity, book: state.book, strict: state.strict, features: state.features, needs: dialect.needs })
   if (failed) return refuse(failed.code, failed)
   const modelTraffic = dialect.id !== 'openai-models'
-  const pending = modelTraffic ? takePendingRefusal(state.pendingRefusals) : undefined
+  const pending = modelTraffic ? takePending(state.pendingRefusals) : undefined
   if (pending) return refuse(pending.code, pending)
 
   // Answer, and record.
@@ -158,8 +158,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   // The time "processing" took, as OpenAI reports it: what the fake spent before answering.
   if (style === 'openai') res.setHeader('openai-processing-ms', String(Date.now() - started))
   const answerProviderError = (planned: { name: ProviderErrorName; message?: string; retryAfterS?: number }): Promise<void> =>
-    sendProviderError(res, record, planned, { dialect, requestId, model: record.model, now })
-  const plannedError = modelTraffic ? takePendingProviderError(state.pendingProviderErrors) : undefined
+    sendProviderError(res, record, planned, { dialect: dialect.id, requestId, model: record.model, now })
+  const plannedError = modelTraffic ? takePending(state.pendingProviderErrors) : undefined
   if (plannedError) return answerProviderError(plannedError)
   // Forwarded requests answer with the upstream's bytes: faults wait for one the fake answers.
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
@@ -233,13 +233,13 @@ async function sendProviderError(
   res: ServerResponse,
   record: FakeRequest,
   planned: { name: ProviderErrorName; message?: string; retryAfterS?: number },
-  detail: { dialect: { id: FakeRequest['dialect'] }; requestId: string; model: string | undefined; now: number },
+  detail: { dialect: Dialect; requestId: string; model: string | undefined; now: number },
 ): Promise<void> {
   if (planned.name === 'timeout') {
     record.error = { name: 'timeout', type: 'timeout', code: null, param: null, message: planned.message ?? 'no answer: the request timed out' }
     return closed(res)
   }
-  const answer = providerErrorAnswer(planned.name, detail.dialect.id, { ...planned, requestId: detail.requestId, model: detail.model, now: detail.now })
+  const answer = providerErrorAnswer(planned.name, detail.dialect, { ...planned, requestId: detail.requestId, model: detail.model, now: detail.now })
   record.status = answer.status
   record.error = answer.error
   sendJson(res, detail.requestId, answer.status, JSON.stringify(answer.body), answer.headers)
@@ -394,16 +394,8 @@ async function readJson(req: IncomingMessage, expectJson: boolean): Promise<Pars
   return { kind: 'ok', body, json: json as Record<string, unknown> }
 }
 
-/** The next pending provider error, consuming one of its times. */
-function takePendingProviderError(pending: PendingProviderError[]): PendingProviderError | undefined {
-  const next = pending[0]
-  if (!next) return undefined
-  if (--next.remaining <= 0) pending.shift()
-  return next
-}
-
-/** The next pending refusal, consuming one of its times. */
-function takePendingRefusal(pending: PendingRefusal[]): PendingRefusal | undefined {
+/** The next pending refusal or provider error, consuming one of its times. */
+function takePending<T extends { remaining: number }>(pending: T[]): T | undefined {
   const next = pending[0]
   if (!next) return undefined
   if (--next.remaining <= 0) pending.shift()
