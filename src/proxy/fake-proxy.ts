@@ -206,7 +206,7 @@ export class FakeProxy {
   }
 
   /**
-   * Clears records, pending refusals, planned faults and the `reply()` override, and forgets
+   * Clears records, pending refusals and provider errors, planned faults and the `reply()` override, and forgets
    * definitions; keeps running on the same port. The setup entries call it after each test.
    * @example
    * afterEach(() => proxy.reset())
