@@ -329,6 +329,17 @@ describe('Anthropic Messages against recorded traffic', () => {
     expect(((blockStart(ours, 'tool_use') as { content_block: { id: string } }).content_block.id)).toMatch(FORMAT.toolUse)
   })
 
+  test('a failing stream ends with an error event carrying the request id', async () => {
+    const proxy = await startProxy({ llm: failingLLM })
+    const { frames, headers } = await sse(proxy, '/v1/messages', { ...body, stream: true }, anthropicHeaders)
+    expect(frames.at(-1)?.event).toBe('error')
+    expect(JSON.parse(frames.at(-1)?.data ?? '')).toEqual({
+      type: 'error',
+      error: { type: 'api_error', message: expect.stringContaining('upstream went away') },
+      request_id: headers.get('request-id'),
+    })
+  })
+
   test('errors, and unknown routes answered in Anthropic shape when the request is Anthropic', async () => {
     const proxy = await startProxy()
     proxy.providerError('invalid_api_key')
