@@ -213,7 +213,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     }
     send(500, inputErrorBody(dialect.errorStyle, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`), DOUBLE_FAULT)
   }
-  const rename = toolCallIdRenamer(dialect.toolCallIds, id)
+  const rename = dialect.toolCallIds ? toolCallIdRenamer(dialect.toolCallIds, id) : (callId: string) => callId
   if (request.stream) return answerStream(answer, dialect, brain, context, record, { rename, onBrainError })
   let response
   try {
@@ -275,7 +275,7 @@ async function answerStream(
   await writeSse(answer.res, answer.requestId, frames, {
     fault: answer.fault,
     // Unreachable in practice: withStreamError turns failures into the dialect's own frames.
-    onError: (error, framesSent) => dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context)[0],
+    onError: (error, framesSent) => streamErrorFrames(dialect, error, framesSent, context)[0],
   })
 }
 
@@ -291,8 +291,13 @@ async function* withStreamError(dialect: ModelDialect, frames: AsyncIterable<Sse
       sent++
     }
   } catch (error) {
-    yield* dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, sent, context)
+    yield* streamErrorFrames(dialect, error, sent, context)
   }
+}
+
+function streamErrorFrames(dialect: ModelDialect, error: unknown, framesSent: number, context: EncodeContext): SseFrame[] {
+  const frames = dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context)
+  return Array.isArray(frames) ? frames : [frames]
 }
 
 /** The brain's events, first one included, noting the final response on the record. */
