@@ -91,6 +91,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const style = route ? route.dialect.errorStyle : errorStyleFor(path, req.headers)
   const requestId = style === 'local' ? `req_${id}` : wireId(requestIdKind(style), id)
   for (const [name, value] of Object.entries(providerHeaders(style, now))) res.setHeader(name, value)
+  // The time "processing" took, as OpenAI reports it: what the fake spent before answering
+  // (updated once a model request is read and checked).
+  if (style === 'openai') res.setHeader('openai-processing-ms', '0')
   const send = (status: number, body: unknown, headers: Record<string, string> = {}): void =>
     sendJson(res, requestId, status, JSON.stringify(body), headers)
 
@@ -155,7 +158,6 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   // Answer, and record.
   state.requests.push(record)
   const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: now, scope: state.dialectScope }
-  // The time "processing" took, as OpenAI reports it: what the fake spent before answering.
   if (style === 'openai') res.setHeader('openai-processing-ms', String(Date.now() - started))
   const answerProviderError = (planned: { name: ProviderErrorName; message?: string; retryAfterS?: number }): Promise<void> =>
     sendProviderError(res, record, planned, { dialect: dialect.id, requestId, model: record.model, now })
