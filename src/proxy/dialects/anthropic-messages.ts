@@ -5,7 +5,6 @@
 import { estimateInputTokens } from '../../llm/usage.js'
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../../llm/types.js'
 import {
-  anthropicErrorBody,
   appendPart,
   argumentsJson,
   decodeToolList,
@@ -35,7 +34,7 @@ export const anthropicMessages: ModelDialect = {
   encodeStream,
   // As in real traffic, the error event carries the request id the `request-id` header gave.
   streamError: (message, _framesSent, context) => [
-    { event: 'error', data: JSON.stringify({ ...(anthropicErrorBody('api_error', message) as object), request_id: wireId('anthropic-request', context.id) }) },
+    { event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'api_error', message }, request_id: wireId('anthropic-request', context.id) }) },
   ],
 }
 
