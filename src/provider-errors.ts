@@ -8,7 +8,11 @@
  */
 import { PREFIX, checkOptions, describeValue, is } from './internal/describe.js'
 
-/** Every provider error a FakeProxy can answer with. */
+/**
+ * Every provider error a FakeProxy can answer with.
+ * @example
+ * test.each(providerErrorNames)('the agent survives %s', async (name) => { proxy.providerError(name) })
+ */
 export const providerErrorNames = Object.freeze([
   'rate_limit',
   'insufficient_quota',
@@ -22,10 +26,18 @@ export const providerErrorNames = Object.freeze([
   'timeout',
 ] as const)
 
-/** The name of a provider error, such as `'rate_limit'`. */
+/**
+ * The name of a provider error, such as `'rate_limit'`.
+ * @example
+ * const name: ProviderErrorName = 'overloaded'
+ */
 export type ProviderErrorName = (typeof providerErrorNames)[number]
 
-/** What a provider error says beyond its name. */
+/**
+ * What a provider error says beyond its name.
+ * @example
+ * providerError('rate_limit', { retryAfterS: 2, message: 'slow down' })
+ */
 export interface ProviderErrorOptions {
   /** The error's message. @default the provider's own wording */
   message?: string
@@ -36,7 +48,11 @@ export interface ProviderErrorOptions {
   retryAfterS?: number
 }
 
-/** Options of `proxy.providerError()`. */
+/**
+ * Options of `proxy.providerError()`.
+ * @example
+ * proxy.providerError('server_error', { times: 3 })
+ */
 export interface ProviderErrorPlanOptions extends ProviderErrorOptions {
   /** How many of the next model requests get the error. @default 1 */
   times?: number
@@ -45,7 +61,11 @@ export interface ProviderErrorPlanOptions extends ProviderErrorOptions {
 /** The brand every `ProviderError` carries, shared by the ESM and CJS copies. */
 const BRAND = Symbol.for('agent-doubles.provider-error')
 
-/** Whether `value` names a provider error. */
+/**
+ * Whether `value` names a provider error.
+ * @example
+ * isProviderErrorName('rate_limit') // true
+ */
 export function isProviderErrorName(value: unknown): value is ProviderErrorName {
   return typeof value === 'string' && (providerErrorNames as readonly string[]).includes(value)
 }
@@ -69,7 +89,11 @@ export function checkProviderError(owner: string, name: unknown, options: unknow
 
 /**
  * A provider error as a value: what a script reply gives to make the FakeProxy answer with
- * the real provider's error for `name`, on whichever wire the request came.
+ * the real provider's error for `name`, on whichever wire the request came. Made by
+ * {@link providerError}.
+ * @example
+ * const error = new ProviderError('overloaded') // error.errorName === 'overloaded'
+ * @throws {TypeError} `name` is unknown or an option is bad.
  */
 export class ProviderError extends Error {
   /** Which provider error, such as `'rate_limit'`. */
@@ -90,7 +114,11 @@ export class ProviderError extends Error {
   }
 }
 
-/** Whether `value` is a `ProviderError` from any copy of this package. */
+/**
+ * Whether `value` is a `ProviderError` from any copy of this package.
+ * @example
+ * isProviderError(providerError('timeout')) // true
+ */
 export function isProviderError(value: unknown): value is ProviderError {
   return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true
 }

@@ -106,13 +106,13 @@ interface DialectBase {
 /** A dialect whose answers come from the proxy's brain (an `LLM`). */
 export interface ModelDialect extends DialectBase {
   readonly kind: 'model'
-  /** The format of tool-call ids this wire carries, for ids a double generated. */
-  readonly toolCallIds: WireIdKind
+  /** The format of tool-call ids this wire carries, for ids a double generated (kept as they are when absent). */
+  readonly toolCallIds?: WireIdKind
   encodeJson(response: ModelResponse, context: EncodeContext): unknown
   /** SSE frames for `events`, which always end with one `finish` (see {@link withFinish}). */
   encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncIterable<SseFrame>
   /**
-   * The frames that report an error after a stream has started, from frame number
+   * The frame (or frames) that report an error after a stream has started, from frame number
    * `framesSent` on (Responses numbers its events), as the provider sends them.
    */
   streamError(message: string, framesSent: number, context: EncodeContext): SseFrame[]

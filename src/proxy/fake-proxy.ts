@@ -97,7 +97,6 @@ export type ReplyBody = unknown | ((req: FakeRequest) => unknown)
 export type { FailOptions, FaultKind } from './faults.js'
 
 const OWNER = 'FakeProxy'
-let proxies = 0
 
 /** What `proxy.lane()` hands the lane it constructs. */
 interface LaneSeed {
@@ -190,10 +189,8 @@ export class FakeProxy {
     this.#lane = lane
     this.#lanes = lane?.table ?? new LaneTable()
     this.#llm = options.llm
-    const tag = lane ? `${lane.parentState.tag}l${lane.id}` : `fake${++proxies}`
     let count = 0
     this.#state = {
-      tag,
       lane: lane?.name,
       book: new AgentBook(agents),
       strict: options.strict ?? false,
@@ -211,7 +208,9 @@ export class FakeProxy {
         : options.upstream && options.record
           ? new RecordMode({ upstream: options.upstream, record: options.record })
           : undefined,
-      nextId: () => `${tag}_${(++count).toString().padStart(6, '0')}`,
+      // Seeds of the ids this proxy (or lane) issues: its own request count only, so a test gives
+      // the same ids however many proxies or lanes other tests made before it.
+      nextId: () => `fake_${(++count).toString().padStart(6, '0')}`,
       validate: options.validate ?? true,
       memory: new ResponseMemory(),
     }
@@ -326,8 +325,8 @@ export class FakeProxy {
   }
 
   /**
-   * Clears records, pending refusals, planned faults, the `reply()` override and remembered
-   * Responses (`previous_response_id`), and forgets
+   * Clears records, pending refusals and provider errors, planned faults, the `reply()`
+   * override and remembered Responses (`previous_response_id`), and forgets
    * definitions; keeps running on the same port. The setup entries call it after each test.
    * On a proxy it leaves its lanes alone; each lane resets on its own.
    * @example

@@ -40,7 +40,7 @@ import { renameToolCallEvents, renameToolCalls, toolCallIdRenamer } from './tool
 import { INVALID_REQUEST, rejectionBody, validateRequest } from './validate/index.js'
 import { embed as deterministicVector } from './dialects/openai-embeddings.js'
 import { writeStream } from '../wire/framing.js'
-import type { FakeRequest, ProxyFeature, Refusal } from './types.js'
+import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from './wire-ids.js'
 
 /** A refusal planned with `proxy.refuse()`. */
@@ -67,8 +67,6 @@ export interface ReplyPlan {
 
 /** What the hot path reads and records into; owned by the FakeProxy. */
 export interface ProxyState {
-  /** Prefix of this proxy's (or lane's) ids. */
-  readonly tag: string
   /** The lane's name, carried by its records; `undefined` on a proxy. */
   readonly lane: string | undefined
   readonly book: AgentBook
@@ -115,6 +113,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const style = route ? route.dialect.errorStyle : errorStyleFor(path, req.headers)
   const requestId = style === 'local' ? `req_${id}` : wireId(requestIdKind(style), id)
   for (const [name, value] of Object.entries(providerHeaders(style, now))) res.setHeader(name, value)
+  // The time "processing" took, as OpenAI reports it: what the fake spent before answering
+  // (updated once a model request is read and checked).
+  if (style === 'openai') res.setHeader('openai-processing-ms', '0')
   const send = (status: number, body: unknown, headers: Record<string, string> = {}): void =>
     sendJson(res, requestId, status, JSON.stringify(body), headers)
   const sendError = (dialect: WireDialect, status: number, message: string, param?: string, headers: Record<string, string> = {}): void => {
@@ -193,7 +194,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const failed = checkModelRequestDetail({ identity, book: state.book, strict: state.strict, features: state.features, needs: dialect.needs })
   if (failed) return refuse(failed.code, failed)
   const modelTraffic = dialect.id !== 'openai-models' && dialect.modelTraffic !== false
-  const pending = modelTraffic ? takePendingRefusal(state.pendingRefusals) : undefined
+  const pending = modelTraffic ? takePending(state.pendingRefusals) : undefined
   if (pending) return refuse(pending.code, pending)
 
   // What the provider would reject: its 400, recorded.
@@ -209,8 +210,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   // The time "processing" took, as OpenAI reports it: what the fake spent before answering.
   if (style === 'openai') res.setHeader('openai-processing-ms', String(Date.now() - started))
   const answerProviderError = (planned: { name: ProviderErrorName; message?: string; retryAfterS?: number }): Promise<void> =>
-    sendProviderError(res, record, planned, { dialect, requestId, model: record.model, now })
-  const plannedError = modelTraffic ? takePendingProviderError(state.pendingProviderErrors) : undefined
+    sendProviderError(res, record, planned, { dialect: dialect.id, requestId, model: record.model, now })
+  const plannedError = modelTraffic ? takePending(state.pendingProviderErrors) : undefined
   if (plannedError) return answerProviderError(plannedError)
   // Forwarded requests answer with the upstream's bytes: faults wait for one the fake answers.
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
@@ -273,7 +274,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     }
     return writeJson(answer, 200, body)
   }
-  const rename = toolCallIdRenamer(dialect.toolCallIds, id)
+  const rename = dialect.toolCallIds ? toolCallIdRenamer(dialect.toolCallIds, id) : (callId: string) => callId
   if (request.stream) return answerStream(answer, dialect, brain, context, record, { rename, onBrainError })
   let response
   try {
@@ -293,13 +294,13 @@ async function sendProviderError(
   res: ServerResponse,
   record: FakeRequest,
   planned: { name: ProviderErrorName; message?: string; retryAfterS?: number },
-  detail: { dialect: { id: FakeRequest['dialect'] }; requestId: string; model: string | undefined; now: number },
+  detail: { dialect: Dialect; requestId: string; model: string | undefined; now: number },
 ): Promise<void> {
   if (planned.name === 'timeout') {
     record.error = { name: 'timeout', type: 'timeout', code: null, param: null, message: planned.message ?? 'no answer: the request timed out' }
     return closed(res)
   }
-  const answer = providerErrorAnswer(planned.name, detail.dialect.id, { ...planned, requestId: detail.requestId, model: detail.model, now: detail.now })
+  const answer = providerErrorAnswer(planned.name, detail.dialect, { ...planned, requestId: detail.requestId, model: detail.model, now: detail.now })
   record.status = answer.status
   record.error = answer.error
   sendJson(res, detail.requestId, answer.status, JSON.stringify(answer.body), answer.headers)
@@ -341,7 +342,7 @@ async function answerStream(
   await writeStream(answer.res, answer.requestId, frames, dialect.framing?.(context) ?? 'sse', {
     fault: answer.fault,
     // Unreachable in practice: withStreamError turns failures into the dialect's own frames.
-    onError: (error, framesSent) => dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context)[0],
+    onError: (error, framesSent) => streamErrorFrames(dialect, error, framesSent, context)[0],
   })
 }
 
@@ -357,8 +358,13 @@ async function* withStreamError(dialect: ModelDialect, frames: AsyncIterable<Sse
       sent++
     }
   } catch (error) {
-    yield* dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, sent, context)
+    yield* streamErrorFrames(dialect, error, sent, context)
   }
+}
+
+function streamErrorFrames(dialect: ModelDialect, error: unknown, framesSent: number, context: EncodeContext): SseFrame[] {
+  const frames = dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context)
+  return Array.isArray(frames) ? frames : [frames]
 }
 
 /** The brain's events, first one included, noting the final response on the record. */
@@ -465,16 +471,8 @@ async function readJson(req: IncomingMessage, expectJson: boolean, anyContentTyp
   return { kind: 'ok', body, json: json as Record<string, unknown> }
 }
 
-/** The next pending provider error, consuming one of its times. */
-function takePendingProviderError(pending: PendingProviderError[]): PendingProviderError | undefined {
-  const next = pending[0]
-  if (!next) return undefined
-  if (--next.remaining <= 0) pending.shift()
-  return next
-}
-
-/** The next pending refusal, consuming one of its times. */
-function takePendingRefusal(pending: PendingRefusal[]): PendingRefusal | undefined {
+/** The next pending refusal or provider error, consuming one of its times. */
+function takePending<T extends { remaining: number }>(pending: T[]): T | undefined {
   const next = pending[0]
   if (!next) return undefined
   if (--next.remaining <= 0) pending.shift()

@@ -38,11 +38,11 @@ interface WireError {
 
 type Answered = Exclude<ProviderErrorName, 'timeout'>
 
-function openaiError(name: Answered, dialect: Dialect, model: string): WireError {
+function openaiError(name: Answered, dialect: Dialect, model: string, waitS: number): WireError {
   const input = dialect === 'openai-chat' ? 'messages' : 'input'
   switch (name) {
     case 'rate_limit':
-      return { status: 429, type: 'requests', code: 'rate_limit_exceeded', param: null, message: `Rate limit reached for ${model} in organization org-agent-doubles on requests per min (RPM): Limit 10000, Used 10000, Requested 1. Please try again in 6ms. Visit https://platform.openai.com/account/rate-limits to learn more.` }
+      return { status: 429, type: 'requests', code: 'rate_limit_exceeded', param: null, message: `Rate limit reached for ${model} in organization org-agent-doubles on requests per min (RPM): Limit 10000, Used 10000, Requested 1. Please try again in ${waitS < 1 ? `${Math.round(waitS * 1000)}ms` : `${waitS}s`}. Visit https://platform.openai.com/account/rate-limits to learn more.` }
     case 'insufficient_quota':
       return { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', param: null, message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.' }
     case 'invalid_api_key':
@@ -102,13 +102,13 @@ function isRetried(status: number): boolean {
 export function providerErrorAnswer(name: Answered, dialect: Dialect, detail: ProviderErrorDetail): ProviderErrorAnswer {
   const anthropic = dialect === 'anthropic-messages'
   const model = detail.model ?? 'unknown'
-  const wire = anthropic ? anthropicError(name, model) : openaiError(name, dialect, model)
+  // A millisecond unless the test asks for more: every SDK honours retry-after-ms (the
+  // Anthropic SDK only when above 0), so retries cost nothing.
+  const waitS = detail.retryAfterS ?? 0.001
+  const wire = anthropic ? anthropicError(name, model) : openaiError(name, dialect, model, waitS)
   const message = detail.message ?? wire.message
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (isRetried(wire.status)) {
-    // A millisecond unless the test asks for more: every SDK honours retry-after-ms (the
-    // Anthropic SDK only when above 0), so retries cost nothing.
-    const waitS = detail.retryAfterS ?? 0.001
     headers['retry-after'] = String(Math.ceil(waitS))
     headers['retry-after-ms'] = String(Math.max(1, Math.round(waitS * 1000)))
   }

@@ -329,6 +329,17 @@ describe('Anthropic Messages against recorded traffic', () => {
     expect(((blockStart(ours, 'tool_use') as { content_block: { id: string } }).content_block.id)).toMatch(FORMAT.toolUse)
   })
 
+  test('a failing stream ends with an error event carrying the request id', async () => {
+    const proxy = await startProxy({ llm: failingLLM })
+    const { frames, headers } = await sse(proxy, '/v1/messages', { ...body, stream: true }, anthropicHeaders)
+    expect(frames.at(-1)?.event).toBe('error')
+    expect(JSON.parse(frames.at(-1)?.data ?? '')).toEqual({
+      type: 'error',
+      error: { type: 'api_error', message: expect.stringContaining('upstream went away') },
+      request_id: headers.get('request-id'),
+    })
+  })
+
   test('errors, and unknown routes answered in Anthropic shape when the request is Anthropic', async () => {
     const proxy = await startProxy()
     proxy.providerError('invalid_api_key')
@@ -349,18 +360,29 @@ describe('Anthropic Messages against recorded traffic', () => {
 })
 
 describe('ids', () => {
-  test('the same seed gives the same id in each format; another proxy gets other ids', async () => {
-    expect(wireId('chat-completion', 'fake1_000001')).toBe(wireId('chat-completion', 'fake1_000001'))
-    expect(wireId('chat-completion', 'fake1_000001')).not.toBe(wireId('chat-completion', 'fake1_000002'))
+  test('the same seed gives the same id in each format', () => {
+    expect(wireId('chat-completion', 'fake_000001')).toBe(wireId('chat-completion', 'fake_000001'))
+    expect(wireId('chat-completion', 'fake_000001')).not.toBe(wireId('chat-completion', 'fake_000002'))
     expect(wireId('openai-call', 'x')).toMatch(FORMAT.openaiCall)
     expect(wireId('anthropic-request', 'x')).toMatch(FORMAT.anthropicRequest)
-    const ids = async (): Promise<string[]> => {
-      const proxy = await startProxy({ llm: listLLM(toolCall('f', {}, 'call_1_1')) })
+  })
+
+  test('a proxy gives the same ids however many proxies came before it, and keeps its memory to itself', async () => {
+    const run = async (answer: string): Promise<{ ids: string[]; proxy: FakeProxy }> => {
+      const proxy = await startProxy({ llm: listLLM(toolCall('f', {}, 'call_1_1'), text(answer)) })
       const chat = (await (await post(proxy, '/v1/chat/completions', chatBody)).json()) as { id: string; choices: { message: { tool_calls: { id: string }[] } }[] }
-      return [chat.id, chat.choices[0].message.tool_calls[0].id]
+      const response = (await (await post(proxy, '/v1/responses', { model: 'm', input: 'hi' })).json()) as { id: string }
+      return { ids: [chat.id, chat.choices[0].message.tool_calls[0].id, response.id], proxy }
     }
-    const [first, second] = [await ids(), await ids()]
-    expect(first[0]).not.toBe(second[0])
-    expect(first[1]).not.toBe(second[1])
+    const first = await run('from the first proxy')
+    const second = await run('from the second proxy')
+    expect(second.ids).toEqual(first.ids)
+    // The same response id on both: each proxy continues its own conversation.
+    await post(first.proxy, '/v1/responses', { model: 'm', input: 'again', previous_response_id: first.ids[2] })
+    expect(first.proxy.requests.at(-1)?.request.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'from the first proxy' }] },
+      { role: 'user', content: [{ type: 'text', text: 'again' }] },
+    ])
   })
 })

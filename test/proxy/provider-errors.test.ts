@@ -3,6 +3,7 @@
  * error class the SDK throws, and how many attempts its retry loop made.
  */
 import Anthropic from '@anthropic-ai/sdk'
+import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAI } from '@ai-sdk/openai'
 import { generateText } from 'ai'
 import OpenAI from 'openai'
@@ -10,6 +11,9 @@ import { describe, expect, test, vi } from 'vitest'
 import { ScriptedLLM } from '../../src/llm/scripted-llm.js'
 import { providerError, providerErrorNames, type ProviderErrorName } from '../../src/provider-errors.js'
 import { anthropicFor, openaiFor, startProxy } from './helpers.js'
+
+// The Anthropic provider warns about the unknown model id on every call; the tests expect it.
+;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false
 
 type Expectation = { status: number; openai: string; retried: boolean }
 
@@ -127,6 +131,27 @@ describe('proxy.providerError() through the real SDKs', () => {
     const result = await generateText({ model: openai.chat('gpt-4o-mini'), prompt: 'hi', maxRetries: 2 })
     expect(result.text).toBe('Hello from FakeProxy.')
     expect(proxy.requests.map((request) => request.status ?? 200)).toEqual([503, 429, 200])
+  })
+
+  test('the AI SDK gives up on a lasting 529 after its retries, with the AI_RetryError real traffic gives', async () => {
+    const proxy = await startProxy()
+    proxy.providerError('overloaded', { times: 5 })
+    const anthropic = createAnthropic({ apiKey: 'k', baseURL: `${proxy.url}/v1` })
+    const error = await caught(generateText({ model: anthropic('claude-test'), prompt: 'hi', maxRetries: 2 }))
+    expect(error.name).toBe('AI_RetryError')
+    // ai 6 says "Last error: Overloaded", ai 7 "Last error: AI_APICallError: Overloaded".
+    expect(error.message).toMatch(/^Failed after 3 attempts\. Last error: (AI_APICallError: )?Overloaded$/)
+    expect(error.lastError).toMatchObject({ statusCode: 529, isRetryable: true })
+    expect(proxy.requests).toHaveLength(3)
+  })
+
+  test('embeddings answer provider errors in the OpenAI shape', async () => {
+    const proxy = await startProxy()
+    proxy.providerError('context_length_exceeded')
+    const error = await caught(openaiFor(proxy).embeddings.create({ model: 'text-embedding-3-small', input: 'hi' }))
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError)
+    expect(error).toMatchObject({ code: 'context_length_exceeded', param: 'input' })
+    expect(proxy.requests[0]).toMatchObject({ dialect: 'openai-embeddings', status: 400 })
   })
 
   test('timeout answers nothing until the client gives up', async () => {

@@ -5,7 +5,6 @@
 import { estimateInputTokens } from '../../llm/usage.js'
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../../llm/types.js'
 import {
-  anthropicErrorBody,
   appendPart,
   argumentsJson,
   decodeToolList,
@@ -34,7 +33,10 @@ export const anthropicMessages: ModelDialect = {
   decode,
   encodeJson,
   encodeStream,
-  streamError: (message) => [{ event: 'error', data: JSON.stringify(anthropicErrorBody('api_error', message)) }],
+  // As in real traffic, the error event carries the request id the `request-id` header gave.
+  streamError: (message, _framesSent, context) => [
+    { event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'api_error', message }, request_id: wireId('anthropic-request', context.id) }) },
+  ],
 }
 
 /** The id of the `tool_use` block answering a forced `json` tool. */
