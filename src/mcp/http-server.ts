@@ -76,7 +76,10 @@ export async function startMcpHttp(sdk: McpSdk, state: McpState, port = 0): Prom
     if (sessionId === undefined) {
       if (!isInitialize(body)) return answerError(res, 400, -32000, 'Bad Request: No valid session ID provided')
       const session = await openSession()
-      return session.transport.handleRequest(req, res, body)
+      await session.transport.handleRequest(req, res, body)
+      // Refused before it began (a bad Accept header, a batch of initializes): nothing to keep.
+      if (session.transport.sessionId === undefined) await session.server.close()
+      return
     }
     const session = sessions.get(sessionId)
     if (!session) return answerError(res, 404, -32001, 'Session not found')

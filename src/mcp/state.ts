@@ -52,8 +52,9 @@ export class McpState {
    * Answers a `tools/call`, recording it. Arguments failing the tool's schema get an `isError`
    * result naming the invalid fields (as the SDK's McpServer answers) and `responses` is not
    * consulted; an `Error` answer becomes an `isError` result.
-   * @throws {McpProtocolError} -32602 for an unknown tool; -32603 when the test's `responses`
-   * cannot answer (no map key matched, a list ran out) or gave a value JSON cannot carry.
+   * @throws {McpProtocolError} -32602 for an unknown tool; -32603 when the test's schema cannot
+   * check the arguments, or its `responses` cannot answer (no map key matched, a list ran out)
+   * or gave a value JSON cannot carry.
    */
   async callTool(tool: string, args: unknown, session: string): Promise<McpToolResult> {
     const entry = this.tools.get(tool)
@@ -62,18 +63,19 @@ export class McpState {
       this.calls.push({ tool, args, error, session })
       throw error
     }
-    const checked = await checkArguments(entry, args, (schema) => this.#compiler()(schema))
-    if (checked.problem !== undefined) {
-      const result: McpToolResult = { content: [{ type: 'text', text: checked.problem }], isError: true }
-      this.calls.push({ tool, args, result, error: new Error(checked.problem), session })
-      return result
-    }
     let value: unknown
     let result: McpToolResult
     try {
+      const checked = await checkArguments(entry, args, (schema) => this.#compiler()(schema))
+      if (checked.problem !== undefined) {
+        result = { content: [{ type: 'text', text: checked.problem }], isError: true }
+        this.calls.push({ tool, args, result, error: new Error(checked.problem), session })
+        return result
+      }
       value = await resolveToolValue(entry, checked.value, { tool, session })
       result = toToolResult(value)
     } catch (mistake) {
+      // The test's own schema or responses failed (not the tool): say so loudly, naming the tool.
       const message = mistake instanceof Error ? mistake.message : String(mistake)
       const error = new McpProtocolError(RpcCode.InternalError, message.startsWith(PREFIX) ? message : `${PREFIX} FakeMcpServer tool ${JSON.stringify(tool)}: ${message}`)
       this.calls.push({ tool, args, error, session })

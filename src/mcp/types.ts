@@ -9,6 +9,7 @@ import type { StandardSchemaV1 } from '../agent/standard-schema.js'
 export interface McpContent {
   /** `'text'`, `'image'`, `'audio'`, `'resource_link'` or `'resource'`. */
   type: string
+  /** The block's fields: `text`, or `data` and `mimeType`, or `uri`, … */
   [field: string]: unknown
 }
 
@@ -20,14 +21,19 @@ export interface McpToolResult {
   structuredContent?: Record<string, unknown>
   /** The tool failed; `content` says why, for the model to read. */
   isError?: boolean
+  /** Anything else a result may carry (`_meta`, …). */
   [field: string]: unknown
 }
 
 /** A JSON Schema of a tool's arguments; MCP requires `type: 'object'`. */
 export interface McpJsonSchema {
+  /** MCP tool inputs are objects. */
   type: 'object'
+  /** The schema of each argument. */
   properties?: Record<string, unknown>
+  /** The arguments that must be given. */
   required?: readonly string[]
+  /** Any other JSON Schema keyword (`additionalProperties`, `$defs`, …). */
   [keyword: string]: unknown
 }
 
@@ -60,7 +66,11 @@ export type McpToolResponses =
   | Error
   | McpToolResult
 
-/** One tool: what `tools/list` shows and how `tools/call` answers. */
+/**
+ * One tool: what `tools/list` shows and how `tools/call` answers.
+ * @example
+ * { description: 'Current weather', inputSchema: z.object({ city: z.string() }), responses: { Paris: 'sunny', '*': 'rain' } }
+ */
 export interface McpToolDefinition {
   /** Shown to the model. */
   description?: string
@@ -102,14 +112,19 @@ export interface McpResourceDefinition {
 
 /** One message of a prompt; a string `content` is a text block. */
 export interface McpPromptMessage {
+  /** Who says it. */
   role: 'user' | 'assistant'
+  /** A string (a text block) or any content block. */
   content: string | McpContent
 }
 
 /** One argument a prompt takes. */
 export interface McpPromptArgument {
+  /** The argument's name, a key of the arguments `prompts/get` receives. */
   name: string
+  /** Shown to the user. */
   description?: string
+  /** `prompts/get` without it is an error. @default false */
   required?: boolean
 }
 
@@ -125,7 +140,11 @@ export interface McpPromptDefinition {
   messages: readonly McpPromptMessage[] | ((args: Record<string, string>) => readonly McpPromptMessage[] | Promise<readonly McpPromptMessage[]>)
 }
 
-/** Options of `fakeMcpServer()` / `new FakeMcpServer()`. */
+/**
+ * Options of `fakeMcpServer()` / `new FakeMcpServer()`.
+ * @example
+ * fakeMcpServer({ name: 'weather', tools: { get_weather: { responses: 'sunny' } }, resources: { 'file:///notes.md': 'hi' } })
+ */
 export interface FakeMcpServerOptions {
   /** `serverInfo.name`. @default 'fake-mcp' */
   name?: string
@@ -157,12 +176,19 @@ export interface McpCall {
 
 /** A JSON-RPC message as received (requests, notifications, and responses to the server). */
 export interface McpMessage {
+  /** `'2.0'` in a valid message. */
   jsonrpc?: unknown
+  /** Present on requests and responses. */
   id?: string | number | null
+  /** Present on requests and notifications, e.g. `'tools/call'`. */
   method?: string
+  /** The request's or notification's parameters. */
   params?: unknown
+  /** A response's result (the client answering the server). */
   result?: unknown
+  /** A response's error. */
   error?: unknown
+  /** Anything else the client sent. */
   [field: string]: unknown
 }
 
@@ -173,7 +199,11 @@ export interface McpMessage {
  */
 export type McpFaultKind = 'error' | 'disconnect' | 'timeout' | 'invalid'
 
-/** Options of `mcp.fail()`. */
+/**
+ * Options of `mcp.fail()`.
+ * @example
+ * mcp.fail({ tool: 'get_weather', kind: 'disconnect', times: 2 })
+ */
 export interface McpFailOptions {
   /** Only calls of this tool break. @default any tool */
   tool?: string

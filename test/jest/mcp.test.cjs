@@ -41,6 +41,19 @@ test('it is reset after each test (records cleared, list rewound) and keeps its 
   expect(result.content[0].text).toBe('sunny')
 })
 
+test('a call left hanging by a timeout fault leaves no handle once the client gives up', async () => {
+  mcp.fail({ kind: 'timeout' })
+  const giveUp = new AbortController()
+  const outcome = withClient(async (client) => {
+    const call = client.callTool({ name: 'get_weather', arguments: { city: 'Paris' } }, undefined, { signal: giveUp.signal })
+    while (mcp.calls.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    giveUp.abort(new Error('gave up'))
+    return call.catch((error) => error)
+  })
+  expect((await outcome).message).toContain('gave up')
+  expect(mcp.calls[0].error.message).toContain("fail({ kind: 'timeout' })")
+})
+
 test('the built CLI serves a config over stdio to the client that spawns it', async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -56,7 +69,8 @@ test('the built CLI serves a config over stdio to the client that spawns it', as
   } finally {
     await client.close()
   }
-})
+  // Spawning a process and loading the SDK can take a while on a busy machine.
+}, 30_000)
 
 test('importing agent-doubles does not load @modelcontextprotocol/sdk (CJS and ESM)', () => {
   const cjs = execFileSync(process.execPath, [
@@ -71,4 +85,4 @@ test('importing agent-doubles does not load @modelcontextprotocol/sdk (CJS and E
     `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)})); const m = await import('./dist/index.js'); console.log(typeof m.fakeMcpServer)`,
   ], { cwd: root }).toString().trim()
   expect(esm).toBe('function')
-})
+}, 30_000)

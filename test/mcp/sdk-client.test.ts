@@ -130,6 +130,16 @@ describe('@modelcontextprotocol/sdk Client over Streamable HTTP', () => {
     expect(mcp.calls.map((call) => call.error?.message ?? 'ok')).toEqual(['ok', expect.stringContaining('exhausted'), expect.stringContaining('no response key')])
   })
 
+  test('a JSON Schema the validator cannot compile is a JSON-RPC error naming the tool', async () => {
+    const broken = { type: 'object' as const, properties: { n: { type: 'nonsense' } } }
+    const { mcp, client } = await connect({ tools: { count: { inputSchema: broken, responses: 'never' } } })
+    await expect(client.callTool({ name: 'count', arguments: { n: 1 } })).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('FakeMcpServer tool "count"'),
+    })
+    expect(mcp.calls[0]).toMatchObject({ tool: 'count', error: expect.any(Error) })
+  })
+
   test('an unknown tool is the JSON-RPC error -32602', async () => {
     const { mcp, client } = await connect(weather)
     const error = await client.callTool({ name: 'nope', arguments: {} }).catch((e: unknown) => e)
