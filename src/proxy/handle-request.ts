@@ -16,7 +16,7 @@ import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFini
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from './identity.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
-import { errorStyleForPath, findRoute, isAgentApiPath } from './routes.js'
+import { errorStyleForPath, findRoute, isAgentApiPath, providerForUnknownPath } from './routes.js'
 import { readBody } from './server.js'
 import { embed as deterministicVector } from './dialects/openai-embeddings.js'
 import { writeStream } from '../wire/framing.js'
@@ -81,6 +81,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const route = findRoute(path)
   if (!route) {
     req.resume()
+    const provider = providerForUnknownPath(path)
+    if (provider) return sendError(provider, 404, `no route for ${method} ${path}`)
     return send(404, inputErrorBody(errorStyleForPath(path), 404, `no route for ${method} ${path}`))
   }
   const { dialect } = route

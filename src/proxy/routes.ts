@@ -95,6 +95,19 @@ export function isAgentApiPath(path: string): boolean {
   return path === '/viper' || path.startsWith('/viper/')
 }
 
+/**
+ * The error answer of the provider whose paths `path` is under (Gemini's `/v1beta/`, Ollama's
+ * `/api/`, Bedrock's `/model/`, Azure's `/openai/`), for a path no route serves; `undefined`
+ * elsewhere ({@link errorStyleForPath} decides there).
+ */
+export function providerForUnknownPath(path: string): WireDialect | undefined {
+  if (path.startsWith('/v1beta/')) return geminiGenerate
+  if (path.startsWith('/api/')) return ollamaChat
+  if (path.startsWith('/model/')) return bedrockConverse
+  if (path.startsWith('/openai/')) return azure['chat/completions'].dated
+  return undefined
+}
+
 /** The error shape for a path no route serves: guessed from the path, so each client reads its own. */
 export function errorStyleForPath(path: string): ErrorStyle {
   if (isAgentApiPath(path)) return 'local'
