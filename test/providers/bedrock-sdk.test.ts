@@ -150,6 +150,18 @@ describe('Bedrock through @aws-sdk/client-bedrock-runtime', () => {
     expect(proxy.requests.map((request) => request.dialect)).toEqual(['bedrock-embed', 'bedrock-embed', 'bedrock-embed'])
   })
 
+  test('a planned malformed frame breaks the stream with the SDK’s own checksum error', async () => {
+    const proxy = await startProxy({ llm: scriptedLLM(['one two three']) })
+    proxy.fail({ kind: 'malformed', afterChunks: 2 })
+    const answer = await bedrockFor(proxy).send(new ConverseStreamCommand({ modelId, messages: [{ role: 'user', content: [{ text: 'count' }] }] }))
+    const seen: string[] = []
+    const reading = (async () => {
+      for await (const event of answer.stream!) seen.push(Object.keys(event)[0])
+    })()
+    await expect(reading).rejects.toThrow(/checksum/i)
+    expect(seen).toEqual(['messageStart', 'contentBlockDelta'])
+  })
+
   test('a throttled request is a ThrottlingException, retried by the SDK up to maxAttempts', async () => {
     const proxy = await startProxy()
     proxy.refuse('rate_limited', { times: 1 })
