@@ -153,7 +153,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     res.socket?.destroy()
     return
   }
-  const answer = { res, requestId, style: dialect.errorStyle, fault, dialect }
+  const answer = { res, requestId, fault, dialect }
   if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
   if (forwarded && state.recordMode) {
     const input = {
@@ -208,7 +208,6 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
 interface AnswerTarget {
   res: ServerResponse
   requestId: string
-  style: ErrorStyle
   fault: Fault | undefined
   dialect: WireDialect
 }
