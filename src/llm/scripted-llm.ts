@@ -29,7 +29,9 @@ export interface ScriptedLLMOptions {
   usage?: UsageOption
   /**
    * The vector a FakeProxy answers embedding requests with, on every dialect (OpenAI, Azure,
-   * Gemini, Ollama). @default deterministic vectors derived from the text
+   * Gemini, Ollama, Bedrock). @default deterministic vectors derived from the text
+   * @example
+   * new FakeProxy({ llm: scriptedLLM([], { embed: (text) => (text.includes('cat') ? [1, 0] : [0, 1]) }) })
    */
   embed?: (text: string, model: string) => number[] | Promise<number[]>
 }

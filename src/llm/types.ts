@@ -125,6 +125,8 @@ export interface LLM {
   /**
    * The embedding vector of `text` for `model`. Optional: a FakeProxy answers embedding
    * requests of every dialect with it when present, else with deterministic vectors.
+   * @example
+   * const withVectors: LLM = { generate: (req) => llm.generate(req), stream: (req) => llm.stream(req), embed: (text) => [text.length] }
    */
   embed?(text: string, model: string): number[] | Promise<number[]>
 }

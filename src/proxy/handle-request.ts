@@ -31,7 +31,7 @@ import { forwardableHeaders, readIdentity } from './identity.js'
 import { providerErrorAnswer } from './provider-error-answer.js'
 import { providerHeaders, requestIdKind } from './provider-headers.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
-import { errorStyleFor, findRoute, isAgentApiPath } from './routes.js'
+import { errorStyleFor, findRoute, isAgentApiPath, providerForUnknownPath } from './routes.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from './response-memory.js'
 import { readBody } from './server.js'
@@ -126,6 +126,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   if (agentApi) return serveAgentApi(req, state, { method, path, send })
   if (!route) {
     req.resume()
+    const provider = providerForUnknownPath(path)
+    if (provider) return sendError(provider, 404, `no route for ${method} ${path}`)
     return send(404, inputErrorBody(style, 404, `no route for ${method} ${path}`))
   }
   const { dialect } = route
@@ -222,7 +224,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     res.socket?.destroy()
     return
   }
-  const answer = { res, requestId, style: dialect.errorStyle, fault, dialect }
+  const answer = { res, requestId, fault, dialect }
   if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
   if (forwarded && state.recordMode) {
     // A forwarded answer carries the upstream's headers, not the fake's.
@@ -310,7 +312,6 @@ async function sendProviderError(
 interface AnswerTarget {
   res: ServerResponse
   requestId: string
-  style: ErrorStyle
   fault: Fault | undefined
   dialect: WireDialect
 }

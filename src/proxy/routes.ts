@@ -13,6 +13,8 @@ import { openaiModels } from './dialects/openai-models.js'
 import { openaiResponses } from './dialects/openai-responses.js'
 import { AZURE_DEPLOYMENT_PATH, AZURE_OPENAI_PATH, onAzure } from '../wire/azure.js'
 import { BEDROCK_MODEL_PATH, bedrockConverse } from '../wire/bedrock-converse.js'
+import { bedrockEmbed, isEmbeddingModel } from '../wire/bedrock-embed.js'
+import { decodeSegment } from '../wire/params.js'
 import { bedrockInvoke } from '../wire/bedrock-invoke.js'
 import { ollamaChat, ollamaEmbed, ollamaGenerate, ollamaTags } from '../wire/ollama.js'
 import { GEMINI_METHOD_PATH, GEMINI_MODELS_ROUTE, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from '../wire/gemini.js'
@@ -54,6 +56,12 @@ function azureRoute(operation: string, versioned: boolean): Route {
   return { method: entry.method, dialect: versioned ? entry.versioned : entry.dated }
 }
 
+/** Converse, or InvokeModel on an embedding model, or InvokeModel on an Anthropic one. */
+function bedrockDialect(operation: string, modelId: string): WireDialect {
+  if (operation.startsWith('converse')) return bedrockConverse
+  return operation === 'invoke' && isEmbeddingModel(modelId) ? bedrockEmbed : bedrockInvoke
+}
+
 /** Routes whose paths carry parameters (a model, a deployment), tried in order after the table. */
 const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExpExecArray) => Route }[] = [
   {
@@ -65,7 +73,7 @@ const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExp
     },
   },
   { path: GEMINI_MODELS_ROUTE, route: () => ({ method: 'GET', dialect: geminiModels }) },
-  { path: BEDROCK_MODEL_PATH, route: (match) => ({ method: 'POST', dialect: match[2].startsWith('converse') ? bedrockConverse : bedrockInvoke }) },
+  { path: BEDROCK_MODEL_PATH, route: (match) => ({ method: 'POST', dialect: bedrockDialect(match[2], decodeSegment(match[1])) }) },
   { path: AZURE_DEPLOYMENT_PATH, route: (match) => azureRoute(match[2], false) },
   { path: AZURE_OPENAI_PATH, route: (match) => azureRoute(match[2], match[1] !== undefined) },
 ]
@@ -85,6 +93,19 @@ export function findRoute(path: string): Route | undefined {
 /** Whether `path` belongs to the proxy's local agent API (SPEC §5.5). */
 export function isAgentApiPath(path: string): boolean {
   return path === '/viper' || path.startsWith('/viper/')
+}
+
+/**
+ * The error answer of the provider whose paths `path` is under (Gemini's `/v1beta/`, Ollama's
+ * `/api/`, Bedrock's `/model/`, Azure's `/openai/`), for a path no route serves; `undefined`
+ * elsewhere ({@link errorStyleForPath} decides there).
+ */
+export function providerForUnknownPath(path: string): WireDialect | undefined {
+  if (path.startsWith('/v1beta/')) return geminiGenerate
+  if (path.startsWith('/api/')) return ollamaChat
+  if (path.startsWith('/model/')) return bedrockConverse
+  if (path.startsWith('/openai/')) return azure['chat/completions'].dated
+  return undefined
 }
 
 /** The error shape for a path no route serves: guessed from the path, so each client reads its own. */

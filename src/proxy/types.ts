@@ -22,6 +22,7 @@ export type Dialect =
   | 'ollama-tags'
   | 'bedrock-converse'
   | 'bedrock-invoke'
+  | 'bedrock-embed'
 
 /** Who sent a request, read from the `X-Viper-*` headers. */
 export interface Identity {

@@ -6,6 +6,7 @@
  * @module
  */
 import { BadRequest, type ErrorAnswer, type RequestTarget, type WireDialect } from '../proxy/dialect.js'
+import { decodeSegment } from './params.js'
 
 /** `/openai/deployments/{deployment}/{operation}`, capturing both. */
 export const AZURE_DEPLOYMENT_PATH = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings|responses)$/
@@ -24,12 +25,7 @@ function requireApiVersion(target: RequestTarget | undefined): void {
 
 function deploymentOf(target: RequestTarget | undefined): string | undefined {
   const match = target && AZURE_DEPLOYMENT_PATH.exec(target.path)
-  if (!match) return undefined
-  try {
-    return decodeURIComponent(match[1])
-  } catch {
-    return match[1]
-  }
+  return match ? decodeSegment(match[1]) : undefined
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   type RequestTarget,
   type SseFrame,
 } from '../proxy/dialect.js'
+import { decodeSegment } from './params.js'
 
 /** `/model/{modelId}/{operation}`, capturing both. */
 export const BEDROCK_MODEL_PATH = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/
@@ -53,13 +54,7 @@ export function bedrockStreamError(message: string): SseFrame {
 export function bedrockTarget(target: RequestTarget | undefined): { modelId: string; operation: string } {
   const match = target && BEDROCK_MODEL_PATH.exec(target.path)
   if (!match) throw new BadRequest('the path must be /model/{modelId}/{operation}')
-  let modelId = match[1]
-  try {
-    modelId = decodeURIComponent(modelId)
-  } catch {
-    // kept as sent
-  }
-  return { modelId, operation: match[2] }
+  return { modelId: decodeSegment(match[1]), operation: match[2] }
 }
 
 /** The tool the AI SDK forces for structured output on models without native support. */

@@ -70,10 +70,17 @@ async function breakStream(res: ServerResponse, fault: Fault, framing: StreamFra
     await new Promise<void>((resolve) => res.write('', () => resolve()))
     res.socket?.destroy()
   } else if (fault.kind === 'malformed') {
-    // Bytes no parser of this framing accepts: half a JSON value, or an event-stream prelude
-    // whose CRC is wrong.
-    res.end(framing === 'eventstream' ? new Uint8Array(16).fill(0xff) : '{"broken": \n')
+    // Bytes no parser of this framing accepts: half a JSON value, or an event-stream message
+    // whose CRC does not match.
+    res.end(framing === 'eventstream' ? badCrcMessage() : '{"broken": \n')
   } else {
     await gone
   }
+}
+
+/** A well-framed event-stream message whose message CRC is wrong. */
+function badCrcMessage(): Uint8Array {
+  const bytes = encodeEventMessage('chunk', '{}')
+  bytes[bytes.length - 1] ^= 0xff
+  return bytes
 }

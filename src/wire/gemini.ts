@@ -21,7 +21,7 @@ import {
   type SseFrame,
   type StreamFraming,
 } from '../proxy/dialect.js'
-import { DEFAULT_DIMENSIONS } from '../proxy/dialects/openai-embeddings.js'
+import { decodeSegment, requestedDimensions } from './params.js'
 
 /** The model methods served under `/v1beta/models/{model}:`. */
 export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents'
@@ -71,15 +71,7 @@ export function geminiErrorAnswer(status: number, message: string, code?: string
 function methodTarget(target: RequestTarget | undefined): { model: string; method: GeminiMethod } | undefined {
   const match = target && GEMINI_METHOD_PATH.exec(target.path)
   if (!match) return undefined
-  return { model: safeDecode(match[1]), method: match[2] as GeminiMethod }
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
+  return { model: decodeSegment(match[1]), method: match[2] as GeminiMethod }
 }
 
 /** `models/x` → `x`: request bodies name models with the prefix, paths without. */
@@ -382,11 +374,8 @@ function decodeEmbedRequest(raw: unknown, at: string): EmbedRequest {
   const parts = record(body.content).parts
   if (!Array.isArray(parts) || parts.length === 0) throw new BadRequest(`* ${at}content.parts: content is not specified`, `${at}content`)
   const text = parts.map((part) => (typeof record(part).text === 'string' ? (record(part).text as string) : '')).join(' ')
-  const dimensions = body.outputDimensionality ?? body.output_dimensionality
-  if (dimensions !== undefined && !(Number.isInteger(dimensions) && (dimensions as number) > 0 && (dimensions as number) <= 3072)) {
-    throw new BadRequest(`* ${at}output_dimensionality: must be an integer from 1 to 3072`, `${at}outputDimensionality`)
-  }
-  return { text, dimensions: (dimensions as number | undefined) ?? DEFAULT_DIMENSIONS }
+  const message = `* ${at}output_dimensionality: must be an integer from 1 to 3072`
+  return { text, dimensions: requestedDimensions(body.outputDimensionality ?? body.output_dimensionality, 3072, message, `${at}outputDimensionality`) }
 }
 
 /** The items of an `embedContent` (one) or `batchEmbedContents` (`requests`, at most 100) body. */
@@ -445,6 +434,6 @@ export const geminiModels: DirectDialect = {
   decode: (): ModelRequest => ({ model: '', messages: [], stream: false }),
   answer: (_request, { path }) => {
     const one = GEMINI_MODELS_PATH.exec(path)?.[1]
-    return one ? geminiModel(safeDecode(one)) : { models: geminiModelIds.map(geminiModel) }
+    return one ? geminiModel(decodeSegment(one)) : { models: geminiModelIds.map(geminiModel) }
   },
 }

@@ -20,7 +20,7 @@ import {
   type SseFrame,
   type StreamFraming,
 } from '../proxy/dialect.js'
-import { DEFAULT_DIMENSIONS } from '../proxy/dialects/openai-embeddings.js'
+import { requestedDimensions } from './params.js'
 
 /** Ollama's error body: `{ error: message }`. */
 export function ollamaErrorAnswer(_status: number, message: string): ErrorAnswer {
@@ -252,10 +252,7 @@ function embedInputs(json: Record<string, unknown>, legacy: boolean): string[] {
 }
 
 function dimensionsOf(json: Record<string, unknown>): number {
-  const dimensions = json.dimensions
-  if (dimensions === undefined) return DEFAULT_DIMENSIONS
-  if (!(Number.isInteger(dimensions) && (dimensions as number) > 0 && (dimensions as number) <= 8192)) throw new BadRequest('dimensions must be an integer from 1 to 8192', 'dimensions')
-  return dimensions as number
+  return requestedDimensions(json.dimensions, 8192, 'dimensions must be an integer from 1 to 8192', 'dimensions')
 }
 
 /** `POST /api/embed` (and the legacy `POST /api/embeddings`). */

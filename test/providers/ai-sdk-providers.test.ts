@@ -60,6 +60,10 @@ const providers: Provider[] = [
     dialect: 'bedrock-converse',
     path: /^\/model\/amazon\.nova-lite-v1%3A0\/converse(-stream)?$/,
     model: (proxy) => createAmazonBedrock({ region: 'us-east-1', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', baseURL: proxy.url })('amazon.nova-lite-v1:0'),
+    embeddings: {
+      dialect: 'bedrock-embed',
+      model: (proxy) => createAmazonBedrock({ region: 'us-east-1', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', baseURL: proxy.url }).embeddingModel('amazon.titan-embed-text-v2:0'),
+    },
   },
 ]
 

@@ -134,6 +134,34 @@ describe('Bedrock through @aws-sdk/client-bedrock-runtime', () => {
     expect(proxy.requests.map((request) => [request.dialect, request.stream])).toEqual([['bedrock-invoke', false], ['bedrock-invoke', true]])
   })
 
+  test('embeddings through InvokeModel: Titan’s and Cohere’s bodies, deterministic or scripted vectors', async () => {
+    const proxy = await startProxy()
+    const client = bedrockFor(proxy)
+    const invoke = async (modelId: string, body: unknown) =>
+      JSON.parse(new TextDecoder().decode((await client.send(new InvokeModelCommand({ modelId, contentType: 'application/json', body: JSON.stringify(body) }))).body))
+    const titan = await invoke('amazon.titan-embed-text-v2:0', { inputText: 'cat', dimensions: 8 })
+    expect(titan.embedding).toHaveLength(8)
+    expect(titan.inputTextTokenCount).toBeGreaterThan(0)
+    const cohere = await invoke('cohere.embed-english-v3', { texts: ['cat', 'dog'], input_type: 'search_document', output_dimension: 8 })
+    expect(cohere).toMatchObject({ response_type: 'embeddings_floats', texts: ['cat', 'dog'] })
+    expect(cohere.embeddings[0]).toEqual(titan.embedding)
+    proxy.use(scriptedLLM([], { embed: (text) => [text.length] }))
+    expect((await invoke('amazon.titan-embed-text-v2:0', { inputText: 'hello' })).embedding).toEqual([5])
+    expect(proxy.requests.map((request) => request.dialect)).toEqual(['bedrock-embed', 'bedrock-embed', 'bedrock-embed'])
+  })
+
+  test('a planned malformed frame breaks the stream with the SDK’s own checksum error', async () => {
+    const proxy = await startProxy({ llm: scriptedLLM(['one two three']) })
+    proxy.fail({ kind: 'malformed', afterChunks: 2 })
+    const answer = await bedrockFor(proxy).send(new ConverseStreamCommand({ modelId, messages: [{ role: 'user', content: [{ text: 'count' }] }] }))
+    const seen: string[] = []
+    const reading = (async () => {
+      for await (const event of answer.stream!) seen.push(Object.keys(event)[0])
+    })()
+    await expect(reading).rejects.toThrow(/checksum/i)
+    expect(seen).toEqual(['messageStart', 'contentBlockDelta'])
+  })
+
   test('a throttled request is a ThrottlingException, retried by the SDK up to maxAttempts', async () => {
     const proxy = await startProxy()
     proxy.refuse('rate_limited', { times: 1 })

@@ -83,6 +83,8 @@ describe('bad input on the Bedrock routes gets Bedrock’s error type and { mess
     ['maxTokens of 0', converse, { method: 'POST', body: JSON.stringify({ ...body, inferenceConfig: { maxTokens: 0 } }) }, 400, 'ValidationException', /inferenceConfig.maxTokens/],
     ['invoke without anthropic_version', '/model/anthropic.claude-sonnet-4-6/invoke', { method: 'POST', body: JSON.stringify({ max_tokens: 5, messages: [] }) }, 400, 'ValidationException', /anthropic_version/],
     ['invoke on a model that is not Anthropic', '/model/amazon.titan-text/invoke', { method: 'POST', body: JSON.stringify({ inputText: 'x' }) }, 400, 'ValidationException', /Anthropic models only/],
+    ['an embedding body without text', '/model/amazon.titan-embed-text-v2%3A0/invoke', { method: 'POST', body: JSON.stringify({ inputText: 5 }) }, 400, 'ValidationException', /expected inputText/],
+    ['embedding dimensions of 0', '/model/amazon.titan-embed-text-v2%3A0/invoke', { method: 'POST', body: JSON.stringify({ inputText: 'x', dimensions: 0 }) }, 400, 'ValidationException', /dimensions/],
     ['GET on converse', converse, { method: 'GET' }, 405, 'ValidationException', /not allowed/],
   ]
   test.each(cases)('%s', async (_name, path, init, status, type, message) => {
