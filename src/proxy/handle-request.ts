@@ -11,6 +11,7 @@ import type { RefusalCode } from '../refusal-codes.js'
 import type { AgentBook } from './agent-book.js'
 import type { RecordMode } from './record-mode.js'
 import { handleAgentApi } from './agent-api.js'
+import { handleControlApi, isControlPath, type ControlTarget } from './control-api.js'
 import { checkModelRequestDetail } from './checks.js'
 import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFinish, type EncodeContext, type ModelDialect } from './dialect.js'
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
@@ -51,6 +52,8 @@ export interface ProxyState {
   readonly recordMode: RecordMode | undefined
   /** A fresh id, unique within this proxy, for `x-request-id` and the answer's ids. */
   nextId(): string
+  /** Set when the control API (`/_agent-doubles/`) is served. */
+  readonly control?: ControlTarget
 }
 
 /**
@@ -71,6 +74,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     sendJson(res, requestId, status, JSON.stringify(body), headers)
 
   // Route.
+  if (state.control && isControlPath(path)) return handleControlApi(req, res, path, state.control)
   if (isAgentApiPath(path)) return serveAgentApi(req, state, { method, path, send })
   const route = findRoute(path)
   if (!route) {
