@@ -139,8 +139,12 @@ export class MockAgent<T = unknown> {
   declare readonly [KIND]: 'MockAgent'
 
   constructor(responses: unknown, options?: MockAgentOptions<T>) {
-    const rawName = (options as MockAgentOptions | undefined)?.name
-    const owner = typeof rawName === 'string' && rawName ? `MockAgent ${JSON.stringify(rawName)}` : 'MockAgent'
+    // Errors name the agent — 'mock_agent' when unnamed, as its spy-matcher messages do — unless the name itself is the problem.
+    const rawName = is.object(options) ? (options as MockAgentOptions).name : undefined
+    const nameable = options === undefined || is.object(options)
+    const owner = nameable && (rawName === undefined || (typeof rawName === 'string' && rawName))
+      ? `MockAgent ${JSON.stringify(rawName ?? 'mock_agent')}`
+      : 'MockAgent'
     checkOptions(owner, options, optionChecks)
     if (responses === undefined) {
       throw argumentError(owner, 'responses', 'a function, a map of task substrings, an array or a value', responses)
