@@ -1,11 +1,10 @@
-import OpenAI from 'openai'
 import { expect, vi } from 'vitest'
 import { toolCall } from 'agent-doubles'
 import { test } from 'agent-doubles/vitest'
 import { askTravelAgent, streamTravelAgent, type Forecast } from './travel-agent.js'
 
-// The Agents SDK takes an `openai` client: pointed at the fake with `fakeProxy.url`.
-const client = (url: string) => new OpenAI({ apiKey: 'test', baseURL: `${url}/v1` })
+// The agent's runner takes the endpoint of its models: the fake's, with any key.
+const endpoint = (url: string, api: 'responses' | 'chat' = 'responses') => ({ baseURL: `${url}/v1`, apiKey: 'test', api })
 const sunny = async (city: string): Promise<Forecast> => ({ city, sky: 'sunny', celsius: 24 })
 
 test.for(['responses', 'chat'] as const)('on the %s API: runs the tool the model asks for and answers', async (api, { fakeProxy, scriptedLLM }) => {
@@ -13,7 +12,7 @@ test.for(['responses', 'chat'] as const)('on the %s API: runs the tool the model
   fakeProxy.use(llm)
   const lookup = vi.fn(sunny)
 
-  const answer = await askTravelAgent(client(fakeProxy.url), 'Do I need an umbrella in Paris?', lookup, { api })
+  const answer = await askTravelAgent('Do I need an umbrella in Paris?', lookup, endpoint(fakeProxy.url, api))
 
   expect(answer).toBe('Sunny and 24 °C: no umbrella needed.')
   expect(lookup).toHaveBeenCalledWith('Paris')
@@ -28,7 +27,7 @@ test.for(['responses', 'chat'] as const)('on the %s API: runs the tool the model
 test.for(['responses', 'chat'] as const)('on the %s API: streams the answer after the tool call', async (api, { fakeProxy, scriptedLLM }) => {
   fakeProxy.use(scriptedLLM([toolCall('get_weather', { city: 'Oslo' }), 'Cold but dry in Oslo.']))
 
-  const chunks = await streamTravelAgent(client(fakeProxy.url), 'Weather in Oslo?', async (city) => ({ city, sky: 'cloudy', celsius: 2 }), { api })
+  const chunks = await streamTravelAgent('Weather in Oslo?', async (city) => ({ city, sky: 'cloudy', celsius: 2 }), endpoint(fakeProxy.url, api))
 
   expect(chunks.join('')).toBe('Cold but dry in Oslo.')
   expect(fakeProxy).toHaveReceivedRequest({ stream: true })
@@ -38,7 +37,7 @@ test.for(['responses', 'chat'] as const)('on the %s API: streams the answer afte
 test('a rate limit is retried by the client; the run still completes', async ({ fakeProxy, scriptedLLM }) => {
   fakeProxy.use(scriptedLLM(['Pack light.'])).refuse('rate_limited')
 
-  const answer = await askTravelAgent(client(fakeProxy.url), 'What should I pack?', sunny)
+  const answer = await askTravelAgent('What should I pack?', sunny, endpoint(fakeProxy.url))
 
   expect(answer).toBe('Pack light.')
   expect(fakeProxy).toHaveRefusedWith('rate_limited', { times: 1 })
