@@ -71,8 +71,19 @@ function nextInvocationOrder(): number {
  * callbacks a reset cannot cancel.
  */
 export function createSpy(body: (this: unknown) => unknown, settled: () => readonly Settlement[]): Spy {
-  const fn = createInternalSpy(body) as unknown as (...args: unknown[]) => unknown
-  const tiny = getInternalState(fn as never)
+  // tinyspy records each call's arguments; the double keeps what each call returned itself, so
+  // tinyspy never subscribes to the returned promise (the double knows how each call settled).
+  const recorder = createInternalSpy() as unknown as (...args: unknown[]) => unknown
+  const tiny = getInternalState(recorder as never)
+  const returned: unknown[] = []
+  const fn = function (this: unknown) {
+    // eslint-disable-next-line prefer-rest-params -- apply(arguments) passes them on without a copy
+    recorder.apply(this, arguments as unknown as unknown[])
+    const result = body.call(this)
+    returned.push(result)
+    return result
+  }
+  Object.defineProperty(fn, '_isMockFunction', { value: true, configurable: true, writable: true })
   const contexts: unknown[] = []
   const invocationCallOrder: number[] = []
   const once: Override[] = []
@@ -84,7 +95,7 @@ export function createSpy(body: (this: unknown) => unknown, settled: () => reado
     },
     // Derived when read: a call allocates nothing for shapes only a failing matcher prints.
     get results() {
-      return tiny.results.map(([type, value]): MockResult => ({ type: type === 'ok' ? 'return' : 'throw', value }))
+      return returned.map((value): MockResult => ({ type: 'return', value }))
     },
     get settledResults() {
       return settled().map(settlement)
@@ -118,6 +129,7 @@ export function createSpy(body: (this: unknown) => unknown, settled: () => reado
     },
     clear(overrides) {
       tiny.reset()
+      returned.length = 0
       contexts.length = 0
       invocationCallOrder.length = 0
       if (overrides) {
