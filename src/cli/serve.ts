@@ -8,7 +8,7 @@ import { PREFIX } from '../internal/describe.js'
 import { llmFromRulesFile, llmFromScriptFile } from '../llm/load-script.js'
 import { ScriptedLLM } from '../llm/scripted-llm.js'
 import { FakeProxy, type FakeProxyOptions } from '../proxy/fake-proxy.js'
-import { serveUsage } from './help.js'
+import { serveHelp, serveUsage } from './help.js'
 
 export { serveUsage as usage } from './help.js'
 
@@ -54,7 +54,6 @@ export async function serve(argv: string[], log: (line: string) => void = consol
   if (positionals[0] !== 'serve') throw usageError(`expected the command serve, got ${positionals[0] === undefined ? 'none' : JSON.stringify(positionals[0])}`)
   if (positionals.length > 1) throw usageError(`serve: unexpected argument ${JSON.stringify(positionals[1])}`)
   if (values.help) {
-    const { serveHelp } = await import('./help.js')
     log(serveHelp.trimEnd())
     return undefined
   }

@@ -167,6 +167,11 @@ describe('agent-doubles (child process)', () => {
     const badJson = await curl(`${url}/_agent-doubles/script`, '-X', 'PUT', '-H', 'content-type: application/json', '-d', '{oops')
     expect(badJson).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('not valid JSON') } } })
 
+    // A rules file needs ScriptedLLM.fromRules (SPEC §14): 501 naming it in a build without it.
+    const rules = await curl(`${url}/_agent-doubles/script`, '-X', 'PUT', '-H', 'content-type: application/json', '-d', '[{"match":{"lastUser":"hi"},"reply":"hello"}]')
+    if (rules.status === 501) expect(rules.body.error.message).toMatch(/rules files need ScriptedLLM\.fromRules/)
+    else expect(rules).toEqual({ status: 200, body: { ok: true } })
+
     const wrongMethod = await curl(`${url}/_agent-doubles/requests`, '-X', 'DELETE')
     expect(wrongMethod).toMatchObject({ status: 405, body: { error: { message: expect.stringContaining('use GET') } } })
 
