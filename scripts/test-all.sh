@@ -9,6 +9,11 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-all}
 log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+# A green run prints the runners' results, not npm's notices: engine mismatches of dev tools
+# (EBADENGINE), install-script notes, funding and update banners are warnings, not failures.
+export npm_config_loglevel=error npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+started=$SECONDS
 status=0
 passed=0
 failed=0
@@ -16,8 +21,20 @@ node24=(npx -y node@24)
 
 step() {
   local name=$1; shift
+  local began=$SECONDS
   printf '\n\033[1m▶ %s\033[0m\n' "$name"
-  if "$@" 2>&1 | tee "$log/$name.txt"; then :; else status=1; echo "✗ $name failed"; fi
+  if "$@" 2>&1 | tee "$log/$name.txt"; then
+    echo "✓ $name ($((SECONDS - began)) s)"
+  else
+    status=1
+    echo "✗ $name failed ($((SECONDS - began)) s)"
+  fi
+}
+
+# tsup is silent for the half minute it takes: say what it is doing.
+build() {
+  echo 'building dist/ (ESM, CJS and type declarations)…'
+  npm run -s build -- --silent
 }
 
 # Sums "N passed" / "N failed" from a Vitest ("Tests  3 passed") or Jest ("Tests: 3 passed") summary.
@@ -32,7 +49,7 @@ if [ "$mode" = all ] && [ ! -d test/matrix/node24/node_modules ]; then
   step install-node24-leg npm ci --prefix test/matrix/node24 --engine-strict=false --no-audit --no-fund --loglevel=error
 fi
 
-step build npm run -s build -- --silent
+step build build
 if [ "$mode" = all ]; then
   step typecheck npx tsc -p tsconfig.json --noEmit
   step package-lint npm run -s lint:package
@@ -61,5 +78,5 @@ if grep -q 'open handle' "$log"/jest-*.txt; then
 fi
 
 echo
-echo "tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed ($((SECONDS - started)) s)"
 exit $status

@@ -251,6 +251,54 @@ export class Envelope<T = unknown> {
 
 Object.defineProperty(Envelope.prototype, ENVELOPE, { value: true })
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] }
+
+/**
+ * An envelope from fields this package built and checked itself: the hot path of a MockAgent
+ * call skips `new Envelope`'s option checks. @internal
+ */
+export function trustedEnvelope<T>(
+  task: string | undefined,
+  context: string | undefined,
+  payload: T | undefined,
+  metadata: Metadata,
+  error: ErrorInfo | undefined,
+): Envelope<T> {
+  // Fields in the order the constructor defines them, so both kinds share one object shape.
+  const env = Object.create(Envelope.prototype) as Writable<Envelope<T>>
+  env.task = task
+  env.context = context
+  env.payload = payload
+  env.metadata = metadata
+  env.error = error
+  return env
+}
+
+/** Metadata from amounts this package checked itself (no nested amounts). @internal */
+export function trustedMetadata(
+  inputTokens: number,
+  outputTokens: number,
+  costUsd: number,
+  latencyMs: number,
+  model: string | undefined,
+  provider: string | undefined,
+): Metadata {
+  const m = Object.create(Metadata.prototype) as Writable<Metadata>
+  m.inputTokens = inputTokens
+  m.outputTokens = outputTokens
+  m.costUsd = costUsd
+  m.latencyMs = latencyMs
+  m.model = model
+  m.provider = provider
+  m.nestedInputTokens = 0
+  m.nestedOutputTokens = 0
+  m.nestedCostUsd = 0
+  return m
+}
+
+/** Zero amounts, no model or provider, frozen: the metadata of every task string's envelope in a MockAgent call. @internal */
+export const ZERO_METADATA: Metadata = Object.freeze(trustedMetadata(0, 0, 0, 0, undefined, undefined))
+
 /** The fields of an envelope, to copy it with some replaced. @internal */
 export function envelopeFields<T>(env: Envelope<T>): EnvelopeInit<T> {
   return { task: env.task, context: env.context, payload: env.payload, metadata: env.metadata, error: env.error }

@@ -7,10 +7,10 @@
 import { PREFIX, argumentError, checkOptions, describeValue, is } from '../internal/describe.js'
 import { KIND } from '../kinds.js'
 import { registerDouble } from '../registry.js'
-import { Envelope } from './envelope.js'
-import { type EnvelopeDefaults, type ResolveState, resolveResponse, valueToEnvelope } from './resolve.js'
+import { Envelope, ZERO_METADATA, trustedEnvelope } from './envelope.js'
+import { type EnvelopeDefaults, type ResolveState, resolveNow, resolveResponse, valueToEnvelope } from './resolve.js'
 import { type StandardSchemaV1, formatIssues, isStandardSchema, validateWithSchema } from './standard-schema.js'
-import { type SpyState, clearSpyState, createSpyState, recordInvocation } from './spy-state.js'
+import { type Override, type Spy, type SpyState, createSpy } from './spy-state.js'
 
 export type { MockResult, MockSettledResult, SpyState } from './spy-state.js'
 
@@ -84,6 +84,9 @@ interface Internals {
   readonly defaults: EnvelopeDefaults
   readonly delayMs: number
   readonly output: StandardSchemaV1 | undefined
+  /** Whether a call without an override can be answered at once (no function, delay or schema). */
+  readonly immediate: boolean
+  readonly spy: Spy
 }
 
 const internals = new WeakMap<object, Internals>()
@@ -136,30 +139,40 @@ export class MockAgent<T = unknown> {
   declare readonly [KIND]: 'MockAgent'
 
   constructor(responses: unknown, options?: MockAgentOptions<T>) {
-    const rawName = (options as MockAgentOptions | undefined)?.name
-    const owner = typeof rawName === 'string' && rawName ? `MockAgent ${JSON.stringify(rawName)}` : 'MockAgent'
+    // Errors name the agent — 'mock_agent' when unnamed, as its spy-matcher messages do — unless the name itself is the problem.
+    const rawName = is.object(options) ? (options as MockAgentOptions).name : undefined
+    const nameable = options === undefined || is.object(options)
+    const owner = nameable && (rawName === undefined || (typeof rawName === 'string' && rawName))
+      ? `MockAgent ${JSON.stringify(rawName ?? 'mock_agent')}`
+      : 'MockAgent'
     checkOptions(owner, options, optionChecks)
     if (responses === undefined) {
       throw argumentError(owner, 'responses', 'a function, a map of task substrings, an array or a value', responses)
     }
     const opts: MockAgentOptions<T> = options ?? {}
 
-    // A method is callable with a `this` (recorded in mock.contexts) but has no own `prototype`.
-    const agent = {
-      agent(this: unknown, ...args: unknown[]): Promise<Envelope<T>> {
-        return invoke(agent, this, args)
-      },
-    }.agent as unknown as MockAgent<T>
+    const calls: MockCall<T>[] = []
+    // tinyspy records each call, then runs this body with the call's `this`.
+    const spy = createSpy(function (this: unknown) {
+      return invoke(agent, this)
+    }, () => calls)
+    const agent = spy.fn as unknown as MockAgent<T>
     Object.setPrototypeOf(agent, new.target.prototype)
     // A function's own `name` is read-only; only defineProperty can replace it.
     Object.defineProperty(agent, 'name', { value: opts.name ?? 'mock_agent', configurable: true })
     Object.defineProperties(agent, {
       description: { value: opts.description, enumerable: true },
-      calls: { value: [], enumerable: true },
-      mock: { value: createSpyState(), enumerable: true },
-      _isMockFunction: { value: true },
+      calls: { value: calls, enumerable: true },
+      mock: { value: spy.mock, enumerable: true },
       [KIND]: { value: 'MockAgent' },
     })
+    // `agent.run` is the agent itself, so `vi.spyOn(agent, 'run')` and `jest.spyOn(agent, 'run')`
+    // (which return a mock they are given as it is) hand back the agent with its spy methods,
+    // and `mockResolvedValueOnce` on that is recorded like any call. A subclass's own `run` stays.
+    if (new.target.prototype.run === MockAgent.prototype.run) {
+      Object.defineProperty(agent, 'run', { value: agent, writable: true, configurable: true })
+    }
+    const delayMs = opts.delayMs ?? 0
     internals.set(agent, {
       owner,
       responses,
@@ -172,8 +185,10 @@ export class MockAgent<T = unknown> {
         model: opts.model ?? 'mock',
         provider: opts.provider ?? 'mock',
       },
-      delayMs: opts.delayMs ?? 0,
+      delayMs,
       output: opts.output,
+      immediate: typeof responses !== 'function' && delayMs === 0 && opts.output === undefined,
+      spy,
     })
     registerDouble(agent)
     return agent
@@ -185,7 +200,8 @@ export class MockAgent<T = unknown> {
    * const env = await agent.run('weather today')
    */
   run(task: string | Envelope): Promise<Envelope<T>> {
-    return invoke(this, this, [task])
+    // Reached only from a subclass that overrides run() (otherwise `run` is the agent itself).
+    return Reflect.apply(this as unknown as (task: string | Envelope) => Promise<Envelope<T>>, this, [task])
   }
 
   /**
@@ -272,11 +288,14 @@ export class MockAgent<T = unknown> {
     )
   }
 
-  /** Clears recorded calls (and spy state) and rewinds the list cursor; the registry calls it after each test. */
+  /**
+   * Clears recorded calls and spy state, rewinds the list cursor and drops every override
+   * (`mockImplementation`, `mockResolvedValueOnce`, …); the registry calls it after each test.
+   * @example
+   * agent.reset()
+   */
   reset(): void {
-    this.calls.length = 0
-    clearSpyState(this.mock)
-    state(this).resolve.cursor = 0
+    clear(this, true)
   }
 
   /** The agent's name, as the runners' spy matchers print it. */
@@ -284,16 +303,125 @@ export class MockAgent<T = unknown> {
     return this.name
   }
 
-  /** The same as {@link MockAgent.reset}, under the runners' spy name. */
+  /**
+   * Clears recorded calls and spy state and rewinds the list cursor; planned overrides stay,
+   * as `mockClear()` keeps a `vi.fn`'s implementations.
+   * @example
+   * agent.mockClear()
+   */
   mockClear(): this {
-    this.reset()
+    clear(this, false)
     return this
   }
 
-  /** The same as {@link MockAgent.reset}: the responses are kept (there is no other implementation to restore). */
+  /**
+   * The same as {@link MockAgent.reset}: back to the responses it was made with.
+   * @example
+   * agent.mockReset()
+   */
   mockReset(): this {
-    this.reset()
+    clear(this, true)
     return this
+  }
+
+  /**
+   * The same as {@link MockAgent.reset}; there is no replaced method to put back, so
+   * `vi.spyOn(agent, 'run')` followed by `mockRestore()` leaves the responses answering.
+   * @example
+   * vi.spyOn(agent, 'run').mockRestore()
+   */
+  mockRestore(): void {
+    clear(this, true)
+  }
+
+  /**
+   * Answers every call with `fn(...args)` (called with the call's `this` and arguments) instead
+   * of the responses, until `reset()`. Its result is a value as responses give one: an
+   * `Envelope` verbatim, an `ErrorInfo` an error envelope, an `Error` rejects, anything else the
+   * payload; a promise is awaited. The call is recorded like any call.
+   * @example
+   * agent.mockImplementation((task) => `stubbed: ${task}`)
+   * @throws {TypeError} `fn` is not a function.
+   */
+  mockImplementation(fn: (...args: any[]) => unknown): this {
+    plan(this, 'mockImplementation', fn, false)
+    return this
+  }
+
+  /**
+   * {@link MockAgent.mockImplementation} for the next call only; one-offs queue in order and win
+   * over `mockImplementation`.
+   * @example
+   * agent.mockImplementationOnce(() => new ErrorInfo({ type: 'Timeout', message: 'slow' }))
+   * @throws {TypeError} `fn` is not a function.
+   */
+  mockImplementationOnce(fn: (...args: any[]) => unknown): this {
+    plan(this, 'mockImplementationOnce', fn, true)
+    return this
+  }
+
+  /**
+   * Every call resolves with `value` as an envelope (an `Envelope` verbatim, anything else the payload).
+   * @example
+   * agent.mockReturnValue('always this')
+   */
+  mockReturnValue(value: unknown): this {
+    return this.mockImplementation(() => value)
+  }
+
+  /**
+   * The next call resolves with `value` as an envelope.
+   * @example
+   * agent.mockReturnValueOnce(new Envelope({ payload: 'once' }))
+   */
+  mockReturnValueOnce(value: unknown): this {
+    return this.mockImplementationOnce(() => value)
+  }
+
+  /**
+   * Every call resolves with `value` as an envelope; the same as `mockReturnValue` for an agent,
+   * whose calls always return a promise.
+   * @example
+   * agent.mockResolvedValue({ answer: 42 })
+   */
+  mockResolvedValue(value: unknown): this {
+    return this.mockImplementation(() => value)
+  }
+
+  /**
+   * The next call resolves with `value` as an envelope.
+   * @example
+   * vi.spyOn(agent, 'run').mockResolvedValueOnce('a one-off answer')
+   */
+  mockResolvedValueOnce(value: unknown): this {
+    return this.mockImplementationOnce(() => value)
+  }
+
+  /**
+   * Every call rejects with `error` (recorded as the call's `error`).
+   * @example
+   * agent.mockRejectedValue(new Error('down'))
+   */
+  mockRejectedValue(error: unknown): this {
+    return this.mockImplementation(() => Promise.reject(error))
+  }
+
+  /**
+   * The next call rejects with `error`.
+   * @example
+   * agent.mockRejectedValueOnce(new Error('flaky'))
+   */
+  mockRejectedValueOnce(error: unknown): this {
+    return this.mockImplementationOnce(() => Promise.reject(error))
+  }
+
+  /**
+   * The function set by `mockImplementation`, or `undefined` when the responses answer.
+   * @example
+   * agent.getMockImplementation() // undefined
+   */
+  getMockImplementation(): ((...args: any[]) => unknown) | undefined {
+    return state(this).spy.implementation as ((...args: any[]) => unknown) | undefined
   }
 
   /** Recognises MockAgents made by either module copy of this package. */
@@ -332,47 +460,80 @@ function state(agent: object): Internals {
   return found
 }
 
-/** Records one invocation (as a MockCall and as spy state) and starts it. */
-function invoke<T>(agent: MockAgent<T>, thisArg: unknown, args: unknown[]): Promise<Envelope<T>> {
+function clear(agent: MockAgent<unknown>, overrides: boolean): void {
   const internal = state(agent)
-  const started = performance.now()
-  const task = args[0]
-  const input = task instanceof Envelope ? task : typeof task === 'string' ? Envelope.fromTask(task) : undefined
-  const call: WritableCall<T> = { task: input?.task, context: input?.context, input: input ?? new Envelope(), elapsedMs: 0 }
-  agent.calls.push(call)
-
-  const promise = input
-    ? execute<T>(internal, input, started)
-    : Promise.reject(argumentError(internal.owner, 'task', 'a string or an Envelope', task))
-  recordInvocation(agent.mock, thisArg, args, promise)
-  promise.then(
-    (output) => {
-      call.output = output
-      call.elapsedMs = performance.now() - started
-    },
-    (error: unknown) => {
-      call.error = error
-      call.elapsedMs = performance.now() - started
-    },
-  )
-  return promise
+  agent.calls.length = 0
+  internal.spy.clear(overrides)
+  internal.resolve.cursor = 0
 }
 
-async function execute<T>(internal: Internals, input: Envelope, started: number): Promise<Envelope<T>> {
-  if (internal.delayMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, internal.delayMs))
-  const value = await resolveResponse(internal.responses, input, internal.resolve)
-  const env = valueToEnvelope(value, input, internal.defaults, performance.now() - started)
-  if (internal.output && env.ok) {
-    const result = await validateWithSchema(internal.output, env.payload)
-    if (result.issues) {
-      const error = new Error(
-        `${PREFIX} ${internal.owner}: the payload for task ${describeValue(input.task)} does not match ` +
-          `the output schema: ${formatIssues(result.issues)}`,
-      )
-      throw Object.assign(error, { issues: result.issues })
-    }
+function plan(agent: MockAgent<unknown>, method: string, fn: unknown, once: boolean): void {
+  const internal = state(agent)
+  if (typeof fn !== 'function') throw argumentError(`${internal.owner} ${method}()`, 'the implementation', 'a function', fn)
+  internal.spy.plan(fn as Override, once)
+}
+
+/**
+ * One invocation, which tinyspy has just recorded: records it as a MockCall and answers it —
+ * at once when nothing needs awaiting, which spares a call its extra promises.
+ */
+function invoke<T>(agent: MockAgent<T>, thisArg: unknown): Promise<Envelope<T>> {
+  const internal = state(agent)
+  const started = performance.now()
+  const args = internal.spy.begin(thisArg)
+  const task = args[0]
+  const input = typeof task === 'string' ? trustedEnvelope(task, undefined, task, ZERO_METADATA, undefined) : task instanceof Envelope ? task : undefined
+  if (!input) {
+    const error = argumentError(internal.owner, 'task', 'a string or an Envelope', task)
+    agent.calls.push({ task: undefined, context: undefined, input: new Envelope(), error, elapsedMs: performance.now() - started })
+    return Promise.reject(error)
   }
-  return env as Envelope<T>
+
+  const override = internal.spy.takeOverride()
+  if (override === undefined && internal.immediate) {
+    // Nothing to await and no user code runs: the call is recorded once, already settled.
+    let env: Envelope<T>
+    let elapsedMs = 0
+    try {
+      const value = resolveNow(internal.responses, input, internal.resolve)
+      elapsedMs = performance.now() - started
+      env = valueToEnvelope(value, input, internal.defaults, elapsedMs) as Envelope<T>
+    } catch (error) {
+      agent.calls.push({ task: input.task, context: input.context, input, error, elapsedMs: performance.now() - started })
+      return Promise.reject(error)
+    }
+    agent.calls.push({ task: input.task, context: input.context, input, output: env, elapsedMs })
+    return Promise.resolve(env)
+  }
+  const call: WritableCall<T> = { task: input.task, context: input.context, input, elapsedMs: 0 }
+  agent.calls.push(call)
+  const produce = override ? () => override.apply(thisArg, args) : () => resolveResponse(internal.responses, input, internal.resolve)
+  return execute<T>(internal, input, started, produce, call)
+}
+
+async function execute<T>(internal: Internals, input: Envelope, started: number, produce: () => unknown, call: WritableCall<T>): Promise<Envelope<T>> {
+  try {
+    if (internal.delayMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, internal.delayMs))
+    const value = await produce()
+    const env = valueToEnvelope(value, input, internal.defaults, performance.now() - started)
+    if (internal.output && env.ok) {
+      const result = await validateWithSchema(internal.output, env.payload)
+      if (result.issues) {
+        const error = new Error(
+          `${PREFIX} ${internal.owner}: the payload for task ${describeValue(input.task)} does not match ` +
+            `the output schema: ${formatIssues(result.issues)}`,
+        )
+        throw Object.assign(error, { issues: result.issues })
+      }
+    }
+    call.output = env as Envelope<T>
+    call.elapsedMs = performance.now() - started
+    return env as Envelope<T>
+  } catch (error) {
+    call.error = error
+    call.elapsedMs = performance.now() - started
+    throw error
+  }
 }
 
 function toolDefinition(agent: MockAgent<unknown>, name: string | undefined, description: string | undefined): AgentToolDefinition {

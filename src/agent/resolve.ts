@@ -5,7 +5,7 @@
  */
 
 import { PREFIX, describeValue } from '../internal/describe.js'
-import { Envelope, envelopeFields, isError } from './envelope.js'
+import { Envelope, envelopeFields, isError, trustedEnvelope, trustedMetadata } from './envelope.js'
 import { ErrorInfo } from './error-info.js'
 
 /** The map key that matches any task. */
@@ -40,6 +40,15 @@ export interface EnvelopeDefaults {
  */
 export async function resolveResponse(responses: unknown, input: Envelope, state: ResolveState): Promise<unknown> {
   if (typeof responses === 'function') return await (responses as (env: Envelope) => unknown)(input)
+  return resolveNow(responses, input, state)
+}
+
+/**
+ * {@link resolveResponse} for responses that are not a function: answered at once, so a call
+ * needs no extra promise.
+ * @throws {Error} as {@link resolveResponse} does.
+ */
+export function resolveNow(responses: unknown, input: Envelope, state: ResolveState): unknown {
   if (isPlainObject(responses)) return matchTask(responses, input.task ?? '', state.owner)
   if (Array.isArray(responses)) return nextInList(responses, state)
   return responses
@@ -65,25 +74,15 @@ export function valueToEnvelope(
       context: value.context ?? input.context,
     })
   }
-  const metadata = {
-    inputTokens: defaults.inputTokens,
-    outputTokens: defaults.outputTokens,
-    costUsd: defaults.costUsd,
-    latencyMs: defaults.latencyMs ?? measuredMs,
-    model: defaults.model,
-    provider: defaults.provider,
-  }
+  const latencyMs = defaults.latencyMs ?? measuredMs
   if (value instanceof ErrorInfo) {
     // A failed run consumed nothing billable, but it still took time on some model.
-    return new Envelope({
-      task: input.task,
-      context: input.context,
-      error: value,
-      metadata: { ...metadata, inputTokens: 0, outputTokens: 0, costUsd: 0 },
-    })
+    const metadata = trustedMetadata(0, 0, 0, latencyMs, defaults.model, defaults.provider)
+    return trustedEnvelope(input.task, input.context, undefined, metadata, value)
   }
-  if (isError(value)) throw value
-  return new Envelope({ task: input.task, context: input.context, payload: value, metadata })
+  if (typeof value === 'object' && value !== null && isError(value)) throw value
+  const metadata = trustedMetadata(defaults.inputTokens, defaults.outputTokens, defaults.costUsd, latencyMs, defaults.model, defaults.provider)
+  return trustedEnvelope(input.task, input.context, value, metadata, undefined)
 }
 
 /** True for `{...}` literals and `Object.create(null)`; false for arrays, class instances, functions. */
@@ -101,11 +100,12 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function matchTask(map: Record<string, unknown>, task: string, owner: string, subject = 'task'): unknown {
   // Object key order is insertion order (except integer-like keys, which JavaScript puts first);
   // '*' is skipped so it only catches what no other key matched, wherever it was written.
-  const keys = Object.keys(map).filter((key) => key !== CATCH_ALL)
-  for (const key of keys) {
-    if (task.includes(key)) return map[key]
+  // for…in rather than Object.keys(): a call allocates no key list.
+  for (const key in map) {
+    if (key !== CATCH_ALL && Object.hasOwn(map, key) && task.includes(key)) return map[key]
   }
   if (Object.hasOwn(map, CATCH_ALL)) return map[CATCH_ALL]
+  const keys = Object.keys(map).filter((key) => key !== CATCH_ALL)
   const listed = keys.length > 0 ? keys.map((key) => JSON.stringify(key)).join(', ') : '(none)'
   throw new Error(
     `${PREFIX} ${owner}: ${subject} ${describeValue(task)} matched no response key (keys: ${listed}) ` +

@@ -1,8 +1,10 @@
 /**
- * The spy state a MockAgent keeps so the runners' own spy matchers (`toHaveBeenCalledWith`,
- * `toHaveReturned`, …) accept it, in the shape Vitest 4/5 and Jest 30 read.
+ * A MockAgent's spy machinery, on tinyspy (the spy engine Vitest was built on): the callable
+ * that records each call, the `mock` state the runners' own spy matchers read (Vitest 4/5,
+ * Jest 30), and the one-off overrides `mockResolvedValueOnce` and its kin plan.
  * @module
  */
+import { createInternalSpy, getInternalState } from 'tinyspy'
 
 /** One entry of `mock.results`; an invocation returns its promise, as `vi.fn`/`jest.fn` record async functions. */
 export interface MockResult {
@@ -28,27 +30,30 @@ export interface SpyState {
   readonly lastCall: unknown[] | undefined
 }
 
-/** Empty spy state for a new double. */
-export function createSpyState(): SpyState {
-  const spy: SpyState = {
-    calls: [],
-    results: [],
-    settledResults: [],
-    contexts: [],
-    instances: [],
-    invocationCallOrder: [],
-    get lastCall() {
-      return spy.calls.at(-1)
-    },
-  }
-  return spy
+/** How one recorded call settled, as the double keeps it (`output`/`error` set once settled). */
+export interface Settlement {
+  readonly output?: unknown
+  readonly error?: unknown
 }
 
-/** Clears spy state in place (the arrays stay the same objects the runners may hold). */
-export function clearSpyState(spy: SpyState): void {
-  for (const list of [spy.calls, spy.results, spy.settledResults, spy.contexts, spy.instances, spy.invocationCallOrder]) {
-    list.length = 0
-  }
+/** What stands in for the responses on a call: called with the call's `this` and arguments. */
+export type Override = (this: unknown, ...args: unknown[]) => unknown
+
+/** The parts of a spy the double drives. @internal */
+export interface Spy {
+  /** The callable: records the call with tinyspy, then runs `body`. */
+  readonly fn: (...args: unknown[]) => unknown
+  readonly mock: SpyState
+  /** Records `this` and the call order of the call tinyspy just recorded; returns its argument list. */
+  begin(thisArg: unknown): unknown[]
+  /** The override for the next call, if one is planned (a one-off first). */
+  takeOverride(): Override | undefined
+  /** Plans an override for every call (`once: false`) or the next unplanned call. */
+  plan(override: Override, once: boolean): void
+  /** The override every call takes when no one-off is planned. */
+  readonly implementation: Override | undefined
+  /** Clears the records; `overrides` also drops the planned overrides. */
+  clear(overrides: boolean): void
 }
 
 const ORDER = Symbol.for('agent-doubles.invocation-call-order')
@@ -60,18 +65,83 @@ function nextInvocationOrder(): number {
   return counter.next++
 }
 
-/** Records one invocation in the shape `vi.fn`/`jest.fn` record an async function's call. */
-export function recordInvocation(spy: SpyState, thisArg: unknown, args: unknown[], promise: Promise<unknown>): void {
-  spy.calls.push(args)
-  spy.contexts.push(thisArg)
-  spy.instances.push(thisArg)
-  spy.invocationCallOrder.push(nextInvocationOrder())
-  spy.results.push({ type: 'return', value: promise })
-  // Mutated in place when the promise settles, so a reset() in between cannot misplace it.
-  const settled: MockSettledResult = { type: 'incomplete', value: undefined }
-  spy.settledResults.push(settled)
-  promise.then(
-    (value) => Object.assign(settled, { type: 'fulfilled', value }),
-    (value: unknown) => Object.assign(settled, { type: 'rejected', value }),
-  )
+/**
+ * A spy whose calls run `body`. `settled(i)` tells how call i settled, so `mock.settledResults`
+ * comes from the double's own records (which a reset detaches) rather than from promise
+ * callbacks a reset cannot cancel.
+ */
+export function createSpy(body: (this: unknown) => unknown, settled: () => readonly Settlement[]): Spy {
+  // tinyspy records each call's arguments; the double keeps what each call returned itself, so
+  // tinyspy never subscribes to the returned promise (the double knows how each call settled).
+  const recorder = createInternalSpy() as unknown as (...args: unknown[]) => unknown
+  const tiny = getInternalState(recorder as never)
+  const returned: unknown[] = []
+  const fn = function (this: unknown) {
+    // eslint-disable-next-line prefer-rest-params -- apply(arguments) passes them on without a copy
+    recorder.apply(this, arguments as unknown as unknown[])
+    const result = body.call(this)
+    returned.push(result)
+    return result
+  }
+  Object.defineProperty(fn, '_isMockFunction', { value: true, configurable: true, writable: true })
+  const contexts: unknown[] = []
+  const invocationCallOrder: number[] = []
+  const once: Override[] = []
+  let implementation: Override | undefined
+
+  const mock: SpyState = {
+    get calls() {
+      return tiny.calls
+    },
+    // Derived when read: a call allocates nothing for shapes only a failing matcher prints.
+    get results() {
+      return returned.map((value): MockResult => ({ type: 'return', value }))
+    },
+    get settledResults() {
+      return settled().map(settlement)
+    },
+    contexts,
+    // A MockAgent is never called with `new`; each call's instance is its `this`, as jest-mock records.
+    instances: contexts,
+    invocationCallOrder,
+    get lastCall() {
+      return tiny.calls.at(-1)
+    },
+  }
+
+  return {
+    fn,
+    mock,
+    begin(thisArg) {
+      contexts.push(thisArg)
+      invocationCallOrder.push(nextInvocationOrder())
+      return tiny.calls[tiny.calls.length - 1]
+    },
+    takeOverride() {
+      return once.length > 0 ? once.shift() : implementation
+    },
+    plan(override, isOnce) {
+      if (isOnce) once.push(override)
+      else implementation = override
+    },
+    get implementation() {
+      return implementation
+    },
+    clear(overrides) {
+      tiny.reset()
+      returned.length = 0
+      contexts.length = 0
+      invocationCallOrder.length = 0
+      if (overrides) {
+        once.length = 0
+        implementation = undefined
+      }
+    },
+  }
+}
+
+function settlement(call: Settlement): MockSettledResult {
+  if ('output' in call) return { type: 'fulfilled', value: call.output }
+  if ('error' in call) return { type: 'rejected', value: call.error }
+  return { type: 'incomplete', value: undefined }
 }

@@ -1,50 +1,84 @@
 /**
  * `agent-doubles serve`: a FakeProxy in the foreground, for agents written in any language
- * (SPEC §5.9). Prints the URL, closes cleanly on SIGINT/SIGTERM.
+ * (SPEC §5.9, §15). Prints the URL, serves the control API, closes cleanly on SIGINT/SIGTERM.
  * @module
  */
 import { parseArgs } from 'node:util'
-import { FakeProxy, type FakeProxyOptions } from '../proxy/fake-proxy.js'
+import { PREFIX } from '../internal/describe.js'
+import { llmFromRulesFile, llmFromScriptFile } from '../llm/load-script.js'
 import { ScriptedLLM } from '../llm/scripted-llm.js'
+import { FakeProxy, type FakeProxyOptions } from '../proxy/fake-proxy.js'
+import { serveHelp, serveUsage } from './help.js'
 
-/** The usage line printed on bad arguments. */
-export const usage = `Usage: agent-doubles serve [--port N] [--agents a,b] [--strict] [--transcript file.jsonl]
-                          [--record file.jsonl --upstream-openai URL --upstream-anthropic URL]`
+export { serveUsage as usage } from './help.js'
 
-/** Parses the arguments, starts the proxy, and resolves with it (tests call this directly). */
-export async function serve(argv: string[], log: (line: string) => void = console.log): Promise<FakeProxy> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      port: { type: 'string' },
-      agents: { type: 'string' },
-      strict: { type: 'boolean' },
-      transcript: { type: 'string' },
-      record: { type: 'string' },
-      'upstream-openai': { type: 'string' },
-      'upstream-anthropic': { type: 'string' },
-    },
-  })
-  if (positionals[0] !== 'serve' || positionals.length > 1) throw new TypeError(usage)
-  const port = values.port === undefined ? 0 : Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new TypeError(`[agent-doubles] serve: --port must be an integer from 0 to 65535, got ${values.port}`)
+const OPTIONS = {
+  port: { type: 'string' },
+  agents: { type: 'string' },
+  strict: { type: 'boolean' },
+  script: { type: 'string' },
+  transcript: { type: 'string' },
+  rules: { type: 'string' },
+  record: { type: 'string' },
+  'upstream-openai': { type: 'string' },
+  'upstream-anthropic': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+/** A bad command line: the message, then the usage. */
+export function usageError(message: string, usage = serveUsage): TypeError {
+  return new TypeError(`${PREFIX} ${message}\n\n${usage}`)
+}
+
+/** `parseArgs`, with its errors rewritten as one clear line and the usage. */
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS })
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    const message = error instanceof Error ? error.message : String(error)
+    const name = /'(-[^' ]+)/.exec(message)?.[1]
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw usageError(`serve: unknown option ${name ?? message}`)
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw usageError(`serve: ${name ?? 'an option'} needs a value`)
+    throw usageError(`serve: ${message}`)
   }
+}
 
-  const options: FakeProxyOptions = {}
+/**
+ * Parses the arguments (starting with `serve`), starts the proxy, prints its URL with `log`
+ * and resolves with it; resolves with `undefined` after printing the help for `--help`.
+ * @throws {TypeError} the arguments are wrong (the message ends with the usage).
+ */
+export async function serve(argv: string[], log: (line: string) => void = console.log): Promise<FakeProxy | undefined> {
+  const { values, positionals } = parse(argv)
+  if (positionals[0] !== 'serve') throw usageError(`expected the command serve, got ${positionals[0] === undefined ? 'none' : JSON.stringify(positionals[0])}`)
+  if (positionals.length > 1) throw usageError(`serve: unexpected argument ${JSON.stringify(positionals[1])}`)
+  if (values.help) {
+    log(serveHelp.trimEnd())
+    return undefined
+  }
+  const port = values.port === undefined ? 0 : Number(values.port)
+  if (values.port === '' || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw usageError(`serve: --port must be an integer from 0 to 65535, got ${values.port}`)
+  }
+  const brains = (['script', 'transcript', 'rules'] as const).filter((name) => values[name] !== undefined)
+  if (brains.length > 1) throw usageError(`serve: --${brains.join(' and --')} each choose the brain; give one`)
+
+  const options: FakeProxyOptions = { controlApi: true }
   if (values.agents) options.agents = values.agents.split(',').map((name) => name.trim()).filter(Boolean)
   if (values.strict) options.strict = true
+  if (values.script) options.llm = await llmFromScriptFile(values.script, 'serve --script')
   if (values.transcript) options.llm = await ScriptedLLM.fromTranscript(values.transcript)
+  if (values.rules) options.llm = await llmFromRulesFile(values.rules, 'serve --rules')
   const upstream = {
     ...(values['upstream-openai'] ? { openai: values['upstream-openai'] } : {}),
     ...(values['upstream-anthropic'] ? { anthropic: values['upstream-anthropic'] } : {}),
   }
   if (values.record && Object.keys(upstream).length === 0) {
-    throw new TypeError('[agent-doubles] serve: --record needs --upstream-openai URL or --upstream-anthropic URL to forward to')
+    throw usageError('serve: --record needs --upstream-openai URL or --upstream-anthropic URL to forward to')
   }
   if (!values.record && Object.keys(upstream).length > 0) {
-    throw new TypeError('[agent-doubles] serve: --upstream-openai and --upstream-anthropic need --record file.jsonl')
+    throw usageError('serve: --upstream-openai and --upstream-anthropic need --record file.jsonl')
   }
   if (values.record) {
     Object.assign(options, { upstream, record: values.record })

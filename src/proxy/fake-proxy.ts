@@ -12,6 +12,7 @@ import { isRefusalCode, refusalCodes, type RefusalCode } from '../refusal-codes.
 import { registerDouble, unregisterDouble } from '../registry.js'
 import { AgentBook } from './agent-book.js'
 import { defaultBrain } from './default-brain.js'
+import type { ControlTarget } from './control-api.js'
 import { FaultPlan, type FailOptions } from './faults.js'
 import { handleRequest, type ProxyState } from './handle-request.js'
 import { RecordMode, validateRecordOptions, type UpstreamOrigins } from './record-mode.js'
@@ -65,6 +66,12 @@ export interface FakeProxyOptions {
    * @default true
    */
   validate?: boolean
+  /**
+   * Serve the control API under `/_agent-doubles/` (`GET requests`, `POST reset`, `PUT script`,
+   * …), for suites in other languages driving `agent-doubles serve`, which turns it on.
+   * @default false
+   */
+  controlApi?: boolean
 }
 
 /** Options of {@link FakeProxy.start}. */
@@ -133,6 +140,13 @@ function isLLM(value: unknown): value is LLM {
   return typeof llm === 'object' && llm !== null && typeof llm.generate === 'function' && typeof llm.stream === 'function'
 }
 
+/** `proxy.providerError` (SPEC §10.2) when this build has it; the control API answers 501 without. */
+function providerErrorOf(proxy: FakeProxy): ControlTarget['providerError'] {
+  const method = (proxy as unknown as { providerError?: unknown }).providerError
+  if (typeof method !== 'function') return undefined
+  return (name, options) => void method.call(proxy, name, options)
+}
+
 const LLM_EXPECTED = 'an LLM (an object with generate() and stream(), such as a ScriptedLLM)'
 
 /** A deep copy where possible: records must not change when a test edits what it read. */
@@ -177,12 +191,17 @@ export class FakeProxy {
     checkOptions(OWNER, options, {
       agents: ['an array of agent names', () => true],
       strict: ['a boolean', is.boolean],
-      features: [`an array of features (${allFeatures.join(', ')})`, (value) => Array.isArray(value) && value.every((f) => allFeatures.includes(f))],
+      features: [`an array of features (${allFeatures.join(', ')})`, Array.isArray],
       llm: [LLM_EXPECTED, isLLM],
       upstream: ['{ openai?: origin, anthropic?: origin }', () => true],
       record: ['a transcript file path or a writable stream', () => true],
       validate: ['a boolean', is.boolean],
+      controlApi: ['a boolean', is.boolean],
     })
+    const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
+    if (unknownFeature !== undefined) {
+      throw new TypeError(`${PREFIX} ${OWNER}: option features has an unknown entry ${describeValue(unknownFeature)}; valid features: ${allFeatures.join(', ')}`)
+    }
     validateRecordOptions(OWNER, options.upstream, options.record)
     const agents = checkAgentNames(OWNER, options.agents)
     this.#options = options
@@ -213,6 +232,7 @@ export class FakeProxy {
       nextId: () => `fake_${(++count).toString().padStart(6, '0')}`,
       validate: options.validate ?? true,
       memory: new ResponseMemory(),
+      control: options.controlApi ? this.#controlTarget() : undefined,
     }
     registerDouble(this)
   }
@@ -342,6 +362,23 @@ export class FakeProxy {
     state.reply = undefined
     state.memory.clear()
     state.book.reset()
+  }
+
+  /** What the control API acts on: this proxy's records and plans, and its brain. */
+  #controlTarget(): ControlTarget {
+    return {
+      requests: () => this.#state.requests,
+      refusals: () => this.#state.refusals,
+      reset: () => {
+        this.reset()
+        // A suite driving a served proxy resets between its tests: the script starts over too.
+        const brain = this.#llm as (LLM & { reset?: () => void }) | undefined
+        brain?.reset?.()
+      },
+      use: (llm) => void this.use(llm),
+      refuse: (code, options) => void this.refuse(code as RefusalCode, options),
+      providerError: providerErrorOf(this),
+    }
   }
 
   /** Called when the test that made this proxy ends: closes it. @internal */

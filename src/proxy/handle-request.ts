@@ -12,6 +12,7 @@ import type { RefusalCode } from '../refusal-codes.js'
 import type { AgentBook } from './agent-book.js'
 import type { RecordMode } from './record-mode.js'
 import { handleAgentApi } from './agent-api.js'
+import { handleControlApi, isControlPath, type ControlTarget } from './control-api.js'
 import { checkModelRequestDetail } from './checks.js'
 import {
   BadRequest,
@@ -88,6 +89,8 @@ export interface ProxyState {
   readonly validate: boolean
   /** The Responses this proxy answered, for `previous_response_id` and `item_reference`. */
   readonly memory: ResponseMemory
+  /** Set when the control API (`/_agent-doubles/`) is served. */
+  readonly control?: ControlTarget
 }
 
 /**
@@ -123,6 +126,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     send(status, error.body, { ...error.headers, ...headers })
   }
 
+  if (state.control && isControlPath(path)) return handleControlApi(req, res, path, state.control)
   if (agentApi) return serveAgentApi(req, state, { method, path, send })
   if (!route) {
     req.resume()

@@ -28,7 +28,7 @@ describe('MockAgent: recording', () => {
   })
 
   it('counts a call as soon as it is made, before it settles', async () => {
-    const agent = mockAgent('x')
+    const agent = mockAgent('x', { delayMs: 1 })
     const pending = agent('now')
     expect(agent.callCount).toBe(1)
     expect(agent.lastCall?.output).toBeUndefined()

@@ -1,13 +1,16 @@
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import OpenAI from 'openai'
 import { afterEach, describe, expect, test } from 'vitest'
-import { serve } from '../../src/cli/serve.js'
+import { serve as serveOrHelp } from '../../src/cli/serve.js'
 import type { FakeProxy } from '../../src/index.js'
 
 const transcript = fileURLToPath(new URL('../transcripts/weather.jsonl', import.meta.url))
-const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+/** serve() for argument lists that start a proxy. */
+async function serve(argv: string[], log: (line: string) => void): Promise<FakeProxy> {
+  const proxy = await serveOrHelp(argv, log)
+  if (!proxy) throw new Error(`serve(${argv.join(' ')}) printed the help instead of starting`)
+  return proxy
+}
 
 describe('serve()', () => {
   let proxy: FakeProxy | undefined
@@ -52,22 +55,12 @@ describe('serve()', () => {
   test('bad arguments are a TypeError that shows the usage or names the value', async () => {
     await expect(serve(['start'], () => {})).rejects.toThrow(/Usage: agent-doubles serve/)
     await expect(serve(['serve', '--port', 'eighty'], () => {})).rejects.toThrow(/--port must be an integer.*eighty/)
-    await expect(serve(['serve', '--nope'], () => {})).rejects.toThrow(/nope/)
+    await expect(serve(['serve', '--nope'], () => {})).rejects.toThrow(/unknown option --nope\n\nUsage: agent-doubles serve/)
+    await expect(serve(['serve', '--port'], () => {})).rejects.toThrow(/--port needs a value/)
+    await expect(serve(['serve', 'extra'], () => {})).rejects.toThrow(/unexpected argument "extra"/)
+    await expect(serve(['serve', '--script', 'a.json', '--rules', 'b.json'], () => {})).rejects.toThrow(/--script and --rules each choose the brain; give one/)
+    await expect(serve(['serve', '--script', 'no-such-file.json'], () => {})).rejects.toThrow(/serve --script: cannot read no-such-file\.json/)
     await expect(serve(['serve', '--record', 'x.jsonl'], () => {})).rejects.toThrow(/--record needs --upstream-openai URL or --upstream-anthropic URL/)
     await expect(serve(['serve', '--upstream-openai', 'http://127.0.0.1:9'], () => {})).rejects.toThrow(/need --record/)
   })
-})
-
-test('the command prints its URL, serves, and exits 0 on SIGINT', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  const [chunk] = (await once(child.stdout, 'data')) as [Buffer]
-  const url = chunk.toString().trim()
-  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-
-  const models = await fetch(`${url}/v1/models`)
-  expect(models.status).toBe(200)
-
-  child.kill('SIGINT')
-  const [code] = (await once(child, 'exit')) as [number | null]
-  expect(code).toBe(0)
 })

@@ -1,0 +1,53 @@
+/**
+ * The texts `agent-doubles --help` and `agent-doubles serve --help` print.
+ * @module
+ */
+
+/** The whole command's help. */
+export const mainHelp = `agent-doubles — test doubles for LLM agents
+
+Usage: agent-doubles <command> [options]
+
+Commands:
+  serve          run a FakeProxy in the foreground for agents in any language (see serve --help)
+
+Options:
+  -h, --help     show this help
+  -v, --version  print the version
+`
+
+/** The usage lines of `serve`, printed with every bad-argument error. */
+export const serveUsage = `Usage: agent-doubles serve [--port N] [--agents a,b] [--strict]
+                          [--script file | --transcript file.jsonl | --rules file.json]
+                          [--record file.jsonl --upstream-openai URL --upstream-anthropic URL]`
+
+/** `serve --help`. */
+export const serveHelp = `${serveUsage}
+
+Runs a FakeProxy on 127.0.0.1, prints its URL on the first line of output, and closes cleanly on
+SIGINT/SIGTERM. The control API under /_agent-doubles/ is on.
+
+Options:
+  --port N               port to listen on (default: a free port)
+  --agents a,b           agent names enrolled (default: every valid name)
+  --strict               refuse model requests that name no agent (agent_required)
+  --script file          the brain: a JSONL transcript (.jsonl) or a JSON script (.json:
+                         a reply map or an array of replies)
+  --transcript file      the brain: a JSONL transcript to replay
+  --rules file.json      the brain: a rules file ([{ match, reply, times? }])
+  --record file.jsonl    record mode: forward to the upstreams and append each turn to the file
+  --upstream-openai URL  where OpenAI-dialect requests are forwarded (with --record)
+  --upstream-anthropic URL
+                         where Anthropic requests are forwarded (with --record)
+  -h, --help             show this help
+
+Control API (JSON):
+  GET  /_agent-doubles/health          { ok: true }
+  GET  /_agent-doubles/requests        the requests that got through, oldest first
+  GET  /_agent-doubles/refusals        the refusals, oldest first
+  POST /_agent-doubles/reset           clear records and plans; the script starts over
+  PUT  /_agent-doubles/script          a transcript (application/x-ndjson), or a JSON script or
+                                       rules file (application/json)
+  POST /_agent-doubles/refuse          { code, times?, message? }
+  POST /_agent-doubles/provider-error  { name, times?, message?, retryAfterS? }
+`
