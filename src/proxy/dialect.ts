@@ -35,6 +35,8 @@ export class BadRequest extends Error {
     message: string,
     /** The request field at fault, when there is one. */
     readonly param?: string,
+    /** The provider's `code` and `type` for it, when it has its own (embeddings limits). */
+    readonly detail: { code?: string; type?: string } = {},
   ) {
     super(message)
     this.name = 'BadRequest'
@@ -80,6 +82,12 @@ export interface DirectContext extends EncodeContext {
 export interface DirectDialect extends DialectBase {
   readonly kind: 'direct'
   answer(request: ModelRequest, context: DirectContext): unknown
+  /**
+   * The same answer as JSON text in pieces, made a slice at a time with the event loop free in
+   * between, for answers too large to build in one go (SPEC §11: no request blocks the loop
+   * for more than 250 ms). When present, the proxy writes this instead of {@link answer}.
+   */
+  answerText?(request: ModelRequest, context: DirectContext): AsyncIterable<string>
 }
 
 /** A wire dialect served by the proxy. */

@@ -103,7 +103,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     request = dialect.decode(json, state.memory)
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
-    if (!violation) return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+    if (!violation) {
+      const found = { message: error.message, param: error.param ?? null, code: error.detail.code ?? null }
+      return send(400, rejectionBody(dialect.errorStyle, found, requestId, error.detail.type))
+    }
     // Rejected anyway: recorded with what can be read of it.
     request = { model: typeof json.model === 'string' ? json.model : '', messages: [], stream: json.stream === true }
   }
@@ -182,7 +185,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     return
   }
   if (dialect.kind === 'direct') {
-    return writeJson(answer, 200, dialect.answer(request, { ...context, headers: record.headers, path }))
+    const direct = { ...context, headers: record.headers, path }
+    if (dialect.answerText) return writePieces(answer, dialect.answerText(request, direct))
+    return writeJson(answer, 200, dialect.answer(request, direct))
   }
   const llm = state.brain()
   const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
@@ -281,6 +286,30 @@ async function writeText(answer: AnswerTarget, status: number, text: string, hea
   const { fault } = answer
   if (fault) return writeBrokenJson(answer.res, status, { ...jsonHeaders(answer.requestId), ...headers }, text, fault)
   sendJson(answer.res, answer.requestId, status, text, headers)
+}
+
+/** A 200 JSON answer written piece by piece, with back-pressure; a planned fault gets the whole text. */
+async function writePieces(answer: AnswerTarget, pieces: AsyncIterable<string>): Promise<void> {
+  const { res } = answer
+  if (answer.fault) {
+    let text = ''
+    for await (const piece of pieces) text += piece
+    return writeText(answer, 200, text)
+  }
+  res.writeHead(200, jsonHeaders(answer.requestId))
+  for await (const piece of pieces) {
+    if (res.destroyed) return
+    if (!res.write(piece)) await new Promise<void>((resolve) => {
+      const done = (): void => {
+        res.off('drain', done)
+        res.off('close', done)
+        resolve()
+      }
+      res.once('drain', done)
+      res.once('close', done)
+    })
+  }
+  if (!res.destroyed) res.end()
 }
 
 function jsonHeaders(requestId: string): Record<string, string> {
