@@ -356,9 +356,15 @@ async function readJson(req: IncomingMessage, expectJson: boolean): Promise<Pars
   if (nestsDeeperThan(body)) {
     return { kind: 'error', status: 400, message: `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }
   }
+  let text: string
+  try {
+    text = strictUtf8.decode(body)
+  } catch {
+    return { kind: 'error', status: 400, message: 'request body is not valid UTF-8' }
+  }
   let json: unknown
   try {
-    json = JSON.parse(Buffer.from(body).toString('utf8'))
+    json = JSON.parse(text)
   } catch (error) {
     return { kind: 'error', status: 400, message: `request body is not valid JSON: ${messageOf(error)}` }
   }
@@ -367,6 +373,9 @@ async function readJson(req: IncomingMessage, expectJson: boolean): Promise<Pars
   }
   return { kind: 'ok', body, json: json as Record<string, unknown> }
 }
+
+/** Refuses bytes that are not UTF-8 instead of quietly replacing them, as the providers do. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** The next pending refusal, consuming one of its times. */
 function takePendingRefusal(pending: PendingRefusal[]): PendingRefusal | undefined {
