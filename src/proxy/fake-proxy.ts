@@ -191,8 +191,8 @@ export class FakeProxy {
   }
 
   /**
-   * Stops listening and destroys every open connection, in-flight streams included; a no-op
-   * when not running.
+   * Stops listening and destroys every open connection, in-flight streams included, and
+   * forgets the Responses it remembered (`previous_response_id`); a no-op when not running.
    * @example
    * afterAll(() => proxy.close())
    */
@@ -216,8 +216,8 @@ export class FakeProxy {
 
   /**
    * Clears records, pending refusals, planned faults, the `reply()` override and remembered
-   * Responses (`previous_response_id`), and forgets
-   * definitions; keeps running on the same port. The setup entries call it after each test.
+   * Responses (`previous_response_id`), and forgets definitions; keeps running on the same
+   * port. The setup entries call it after each test.
    * @example
    * afterEach(() => proxy.reset())
    */
