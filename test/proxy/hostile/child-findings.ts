@@ -13,16 +13,19 @@ const post = async (path: string, body: string): Promise<{ status: number; body:
 const deep = (levels: number): string => '['.repeat(levels) + ']'.repeat(levels)
 const user = { role: 'user', content: 'hi' }
 
-const results = {
-  nestedChat: await post('/v1/chat/completions', `{"model":"m","messages":[${JSON.stringify(user)}],"metadata":${deep(10_000)}}`),
-  nestedAnthropic: await post('/v1/messages', `{"model":"c","max_tokens":5,"messages":${deep(10_000)}}`),
-  objectIdAnthropic: await post(
+// Bodies are built before the first request, so the requests go out back to back.
+const bodies = {
+  nestedChat: ['/v1/chat/completions', `{"model":"m","messages":[${JSON.stringify(user)}],"metadata":${deep(10_000)}}`],
+  nestedAnthropic: ['/v1/messages', `{"model":"c","max_tokens":5,"messages":${deep(10_000)}}`],
+  objectIdAnthropic: [
     '/v1/messages',
     JSON.stringify({ model: 'c', max_tokens: 5, messages: [user, { role: 'assistant', content: [{ type: 'tool_use', id: { toString: 1 }, name: 'x', input: {} }] }] }),
-  ),
-  embeddings8192: await post('/v1/embeddings', JSON.stringify({ model: 'e', dimensions: 8192, input: 'a'.repeat(2_000_000) })),
-  embeddings30MB: await post('/v1/embeddings', JSON.stringify({ model: 'e', input: 'a'.repeat(30_000_000) })),
-  stillServes: await post('/v1/chat/completions', JSON.stringify({ model: 'm', messages: [user] })),
+  ],
+  embeddings8192: ['/v1/embeddings', JSON.stringify({ model: 'e', dimensions: 8192, input: 'a'.repeat(2_000_000) })],
+  embeddings30MB: ['/v1/embeddings', JSON.stringify({ model: 'e', input: 'a'.repeat(30_000_000) })],
+  stillServes: ['/v1/chat/completions', JSON.stringify({ model: 'm', messages: [user] })],
 }
+const results: Record<string, unknown> = {}
+for (const [name, [path, body]] of Object.entries(bodies)) results[name] = await post(path, body)
 await proxy.close()
 process.stdout.write(`${JSON.stringify(results)}\n`)
