@@ -95,9 +95,12 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   if (parsed.kind === 'aborted') return
   if (parsed.kind === 'error') return send(parsed.status, inputErrorBody(dialect.errorStyle, parsed.status, parsed.message))
   const json = parsed.json ?? {}
+  // The model list is not model traffic: planned refusals, replies and faults wait for the next
+  // real model request. Forwarded requests answer with the upstream's bytes.
+  const modelTraffic = dialect.id !== 'openai-models'
+  const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
-  const forwarding = !state.reply && state.recordMode?.originFor(dialect.id) !== undefined
-  const violation = state.validate && !forwarding ? validateRequest(dialect.id, json, state.memory) : undefined
+  const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory) : undefined
   let request: ModelRequest
   try {
     request = dialect.decode(json, state.memory)
@@ -138,11 +141,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     send(answer.status, answer.body, answer.headers)
   }
 
-  // Checks 1–5, then check 6: a pending refuse(). The model list is not model traffic, so
-  // planned refusals, replies and faults wait for the next real model request.
+  // Checks 1–5, then check 6: a pending refuse().
   const failed = checkModelRequestDetail({ identity, book: state.book, strict: state.strict, features: state.features, needs: dialect.needs })
   if (failed) return refuse(failed.code, failed)
-  const modelTraffic = dialect.id !== 'openai-models'
   const pending = modelTraffic ? takePendingRefusal(state.pendingRefusals) : undefined
   if (pending) return refuse(pending.code, pending)
 
@@ -156,8 +157,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   // Answer, and record.
   state.requests.push(record)
   const context: EncodeContext = { request, json, id, created: Math.floor(Date.now() / 1000), memory: state.memory }
-  // Forwarded requests answer with the upstream's bytes: faults wait for one the fake answers.
-  const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
+  // Faults wait for a request the fake answers itself.
   const fault = modelTraffic && !forwarded ? state.faults.take() : undefined
   if (fault?.kind === 'disconnect' && fault.afterChunks === 0) {
     // Cut before any answer exists: the brain is not asked, so a client's retry meets the turn
