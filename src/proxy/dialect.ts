@@ -62,11 +62,20 @@ export class BadRequest extends Error {
     message: string,
     /** The request field at fault, when there is one. */
     readonly param?: string,
-    /** The status to answer with, where the provider answers bad input with another (Azure's 404 for a missing `api-version`). */
-    readonly status = 400,
+    /**
+     * The provider's `code` and `type` for it, when it has its own (embeddings limits), and the
+     * status where the provider answers bad input with another than 400 (Azure's 404 for a
+     * missing `api-version`).
+     */
+    readonly detail: { code?: string; type?: string; status?: number } = {},
   ) {
     super(message)
     this.name = 'BadRequest'
+  }
+
+  /** The status to answer with: 400 unless the provider answers this bad input otherwise. */
+  get status(): number {
+    return this.detail.status ?? 400
   }
 }
 
@@ -137,6 +146,12 @@ export interface DirectContext extends EncodeContext {
 export interface DirectDialect extends DialectBase {
   readonly kind: 'direct'
   answer(request: ModelRequest, context: DirectContext): unknown
+  /**
+   * The same answer as JSON text in pieces, made a slice at a time with the event loop free in
+   * between, for answers too large to build in one go (SPEC §11: no request blocks the loop
+   * for more than 250 ms). When present, the proxy writes this instead of {@link answer}.
+   */
+  answerText?(request: ModelRequest, context: DirectContext): AsyncIterable<string>
 }
 
 /** A wire dialect served by the proxy. */

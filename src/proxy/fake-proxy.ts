@@ -311,8 +311,8 @@ export class FakeProxy {
   }
 
   /**
-   * Stops listening and destroys every open connection, in-flight streams included; a no-op
-   * when not running.
+   * Stops listening and destroys every open connection, in-flight streams included, and
+   * forgets the Responses it remembered (`previous_response_id`); a no-op when not running.
    * @example
    * afterAll(() => proxy.close())
    */

@@ -152,15 +152,23 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     if (!(error instanceof BadRequest)) throw error
     return sendError(dialect, error.status, error.message, error.param)
   }
+  // The model list is not model traffic: planned refusals, replies and faults wait for the next
+  // real model request. Forwarded requests answer with the upstream's bytes.
+  const modelTraffic = dialect.id !== 'openai-models' && dialect.modelTraffic !== false
+  const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
-  const forwarding = !state.reply && state.recordMode?.originFor(dialect.id) !== undefined
-  const violation = state.validate && !forwarding ? validateRequest(dialect.id, json, state.memory) : undefined
+  const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory) : undefined
   let request: ModelRequest
   try {
     request = dialect.decode(json, target, state.memory)
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
-    if (!violation) return sendError(dialect, error.status, error.message, error.param)
+    if (!violation) {
+      // A provider with an error shape of its own, or a status other than 400, answers in it.
+      if (dialect.errorAnswer || error.status !== 400) return sendError(dialect, error.status, error.message, error.param)
+      const found = { message: error.message, param: error.param ?? null, code: error.detail.code ?? null }
+      return send(400, rejectionBody(dialect.errorStyle, found, requestId, error.detail.type))
+    }
     // Rejected anyway: recorded with what can be read of it.
     request = { model: typeof json.model === 'string' ? json.model : '', messages: [], stream: json.stream === true }
   }
@@ -195,11 +203,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     send(answer.status, own ? own.body : answer.body, { ...answer.headers, ...own?.headers })
   }
 
-  // Checks 1–5, then check 6: a pending refuse(). The model list is not model traffic, so
-  // planned refusals, replies and faults wait for the next real model request.
+  // Checks 1–5, then check 6: a pending refuse().
   const failed = checkModelRequestDetail({ identity, book: state.book, strict: state.strict, features: state.features, needs: dialect.needs })
   if (failed) return refuse(failed.code, failed)
-  const modelTraffic = dialect.id !== 'openai-models' && dialect.modelTraffic !== false
   const pending = modelTraffic ? takePending(state.pendingRefusals) : undefined
   if (pending) return refuse(pending.code, pending)
 
@@ -219,8 +225,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     sendProviderError(res, record, planned, { dialect: dialect.id, requestId, model: record.model, now })
   const plannedError = modelTraffic ? takePending(state.pendingProviderErrors) : undefined
   if (plannedError) return answerProviderError(plannedError)
-  // Forwarded requests answer with the upstream's bytes: faults wait for one the fake answers.
-  const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
+  // Faults wait for a request the fake answers itself.
   const fault = modelTraffic && !forwarded ? state.faults.take() : undefined
   if (fault?.kind === 'disconnect' && fault.afterChunks === 0) {
     // Cut before any answer exists: the brain is not asked, so a client's retry meets the turn
@@ -271,9 +276,13 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   if (dialect.kind === 'direct') {
     const embed = (text: string, model: string, dimensions: number): Promise<number[]> =>
       brain.embed ? Promise.resolve(brain.embed(text, model)) : Promise.resolve(deterministicVector(text, dimensions))
+    const direct = { ...context, headers: record.headers, path, embed }
     let body: unknown
     try {
-      body = await dialect.answer(request, { ...context, headers: record.headers, path, embed })
+      // Large generated answers go out in pieces, so writing them never blocks the event loop for
+      // long; a brain's own vectors are checked whole first, so a bad one is still a clean 500.
+      if (dialect.answerText && !brain.embed) return await writePieces(answer, dialect.answerText(request, direct))
+      body = await dialect.answer(request, direct)
     } catch (error) {
       if (error instanceof BadRequest) return sendError(dialect, error.status, error.message, error.param)
       return onBrainError(error)
@@ -420,6 +429,30 @@ async function writeText(answer: AnswerTarget, status: number, text: string, hea
   sendJson(answer.res, answer.requestId, status, text, headers)
 }
 
+/** A 200 JSON answer written piece by piece, with back-pressure; a planned fault gets the whole text. */
+async function writePieces(answer: AnswerTarget, pieces: AsyncIterable<string>): Promise<void> {
+  const { res } = answer
+  if (answer.fault) {
+    let text = ''
+    for await (const piece of pieces) text += piece
+    return writeText(answer, 200, text)
+  }
+  res.writeHead(200, jsonHeaders(answer.requestId))
+  for await (const piece of pieces) {
+    if (res.destroyed) return
+    if (!res.write(piece)) await new Promise<void>((resolve) => {
+      const done = (): void => {
+        res.off('drain', done)
+        res.off('close', done)
+        resolve()
+      }
+      res.once('drain', done)
+      res.once('close', done)
+    })
+  }
+  if (!res.destroyed) res.end()
+}
+
 function jsonHeaders(requestId: string): Record<string, string> {
   return { 'content-type': 'application/json', 'x-request-id': requestId, 'request-id': requestId }
 }
@@ -464,9 +497,15 @@ async function readJson(req: IncomingMessage, expectJson: boolean, anyContentTyp
   if (nestsDeeperThan(body)) {
     return { kind: 'error', status: 400, message: `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }
   }
+  let text: string
+  try {
+    text = strictUtf8.decode(body)
+  } catch {
+    return { kind: 'error', status: 400, message: 'request body is not valid UTF-8' }
+  }
   let json: unknown
   try {
-    json = JSON.parse(Buffer.from(body).toString('utf8'))
+    json = JSON.parse(text)
   } catch (error) {
     return { kind: 'error', status: 400, message: `request body is not valid JSON: ${messageOf(error)}` }
   }
@@ -475,6 +514,9 @@ async function readJson(req: IncomingMessage, expectJson: boolean, anyContentTyp
   }
   return { kind: 'ok', body, json: json as Record<string, unknown> }
 }
+
+/** Refuses bytes that are not UTF-8 instead of quietly replacing them, as the providers do. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** The next pending refusal or provider error, consuming one of its times. */
 function takePending<T extends { remaining: number }>(pending: T[]): T | undefined {

@@ -20,7 +20,7 @@ function azureErrorAnswer(status: number, message: string): ErrorAnswer | undefi
 }
 
 function requireApiVersion(target: RequestTarget | undefined): void {
-  if (!target?.query.get('api-version')) throw new BadRequest('Resource not found', undefined, 404)
+  if (!target?.query.get('api-version')) throw new BadRequest('Resource not found', undefined, { status: 404 })
 }
 
 function deploymentOf(target: RequestTarget | undefined): string | undefined {

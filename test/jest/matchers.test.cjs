@@ -66,3 +66,20 @@ test('a matcher given the wrong double throws a TypeError that says so', () => {
   )
   expect(() => expect(mockAgent('x')).toHaveBeenNthCalledWithTask(0, 'x')).toThrow(/n is 1-based/)
 })
+
+test('toHaveSentValidRequests on a FakeProxy: passes, then lists a request validation rejected', async () => {
+  const { FakeProxy } = require('agent-doubles')
+  const proxy = await new FakeProxy().start()
+  try {
+    const post = (body) => fetch(`${proxy.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    expect((await post({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200)
+    expect(proxy).toHaveSentValidRequests()
+    const rejected = await post({ model: 'c', messages: [{ role: 'user', content: 'hi' }] })
+    expect(rejected.status).toBe(400)
+    await rejected.text()
+    expect(proxy).not.toHaveSentValidRequests()
+    expect(failureOf(() => expect(proxy).toHaveSentValidRequests())).toContain('400 max_tokens: Field required (param "max_tokens")')
+  } finally {
+    await proxy.close()
+  }
+})

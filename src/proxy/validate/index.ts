@@ -35,8 +35,8 @@ export function validateRequest(dialect: Dialect, json: Record<string, unknown>,
 /** The type every validation error carries, in both providers' bodies. */
 export const INVALID_REQUEST = 'invalid_request_error'
 
-/** The 400 body the provider of `style` sends for `violation`. */
-export function rejectionBody(style: 'openai' | 'anthropic', violation: Violation, requestId: string): unknown {
-  if (style === 'anthropic') return { type: 'error', error: { type: INVALID_REQUEST, message: violation.message }, request_id: requestId }
-  return { error: { message: violation.message, type: INVALID_REQUEST, param: violation.param, code: violation.code } }
+/** The 400 body the provider of `style` sends for `violation` (of error `type`). */
+export function rejectionBody(style: 'openai' | 'anthropic', violation: Violation, requestId: string, type = INVALID_REQUEST): unknown {
+  if (style === 'anthropic') return { type: 'error', error: { type, message: violation.message }, request_id: requestId }
+  return { error: { message: violation.message, type, param: violation.param, code: violation.code } }
 }

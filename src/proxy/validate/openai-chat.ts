@@ -73,7 +73,8 @@ function checkMessage(message: Record<string, unknown>, at: string): Violation |
       if (problem) return problem
     }
     const hasCalls = Array.isArray(calls) && calls.length > 0
-    if ((content === undefined || content === null) && !hasCalls && message.function_call === undefined && message.audio === undefined) {
+    const answered = hasCalls || typeof message.refusal === 'string' || message.function_call !== undefined || message.audio !== undefined
+    if ((content === undefined || content === null) && !answered) {
       return openai.missing(`${at}.content`)
     }
     return content === undefined || content === null ? undefined : checkContent(content, `${at}.content`, ['text', 'refusal'])
@@ -99,7 +100,8 @@ function checkContent(content: unknown, at: string, types: readonly string[]): V
     if (part.type === 'text' && typeof part.text !== 'string') {
       return part.text === undefined ? openai.missing(`${at}[${n}].text`) : openai.invalidType(`${at}[${n}].text`, 'a string', part.text)
     }
-    if (part.type === 'image_url') {
+    // Some clients send the URL itself; the decoder reads both.
+    if (part.type === 'image_url' && typeof part.image_url !== 'string') {
       const image = objectOf(part.image_url)
       if (!image) return part.image_url === undefined ? openai.missing(`${at}[${n}].image_url`) : openai.invalidType(`${at}[${n}].image_url`, 'an object', part.image_url)
       if (typeof image.url !== 'string') return image.url === undefined ? openai.missing(`${at}[${n}].image_url.url`) : openai.invalidType(`${at}[${n}].image_url.url`, 'a string', image.url)

@@ -87,7 +87,7 @@ function checkItem(item: Record<string, unknown>, at: string): Violation | undef
     const part = objectOf(raw)
     if (!part) return openai.invalidType(`${at}.content[${n}]`, 'an object', raw)
     if (typeof part.type !== 'string') return part.type === undefined ? openai.missing(`${at}.content[${n}].type`) : openai.invalidType(`${at}.content[${n}].type`, 'a string', part.type)
-    if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text !== 'string') {
+    if ((part.type === 'input_text' || part.type === 'output_text' || part.type === 'text') && typeof part.text !== 'string') {
       return part.text === undefined ? openai.missing(`${at}.content[${n}].text`) : openai.invalidType(`${at}.content[${n}].text`, 'a string', part.text)
     }
   }

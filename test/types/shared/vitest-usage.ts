@@ -26,6 +26,8 @@ export function matchersCompile(): void {
   expect(env).toHaveText('sunny')
   expect(env).toBeErrorEnvelope({ type: 'RateLimit' })
   expect(env).toHaveUsage({ inputTokens: 50 })
+  expect(proxy).toHaveSentValidRequests()
+  expect(proxy).not.toHaveSentValidRequests()
   expect({ env }).toEqual({ env: expect.toHaveText('sunny') })
 }
 
@@ -42,6 +44,8 @@ export function wrongMatcherUsageFails(): void {
   expect(llm).toHaveReceivedRequests('2')
   // @ts-expect-error toHaveText needs the text
   expect(env).toHaveText()
+  // @ts-expect-error toHaveSentValidRequests takes no argument
+  expect(proxy).toHaveSentValidRequests(1)
   // @ts-expect-error no such matcher
   expect(env).toHaveTexts('sunny')
 }
