@@ -9,11 +9,13 @@ import { toBeErrorEnvelope, toHaveText, toHaveUsage } from './envelope.js'
 import { toHaveRefusedWith } from './refusals.js'
 import { toHaveReceivedRequest, toHaveReceivedRequests } from './requests.js'
 import { toHaveConsumedAllTurns, toHaveReceivedToolResult, toHaveRequestedTool } from './tools.js'
+import { toHaveCalledToolsInOrder } from './tool-order.js'
 import { argumentError } from '../src/internal/describe.js'
 
 export type { AgentDoublesMatchers } from './types.js'
 export type { RefusedWithOptions } from './refusals.js'
 export type { MatcherOutcome, PortableMatcherContext } from './context.js'
+export type { ToolOrderMode, ToolOrderOptions } from './tool-order.js'
 
 /**
  * Every matcher of SPEC §6, keyed by name, ready for `expect.extend`.
@@ -35,6 +37,7 @@ export const matchers = Object.freeze({
   toHaveText,
   toBeErrorEnvelope,
   toHaveUsage,
+  toHaveCalledToolsInOrder,
 })
 
 /** Anything with an `extend` method: Vitest's `expect`, Jest's `expect`, `@jest/globals`' `expect`. */

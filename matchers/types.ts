@@ -45,4 +45,9 @@ export interface AgentDoublesMatchers<R = void> {
   toBeErrorEnvelope(partial?: object): R
   /** The Envelope's `metadata.totals()` matches `partial`. */
   toHaveUsage(partial: { inputTokens?: unknown; outputTokens?: unknown; costUsd?: unknown }): R
+  /** The tool calls the model answered with match `calls` in order (`mode`: exact, subsequence (default), unordered, superset). */
+  toHaveCalledToolsInOrder(calls: ReadonlyArray<ExpectedToolCall>, options?: { mode?: 'exact' | 'subsequence' | 'unordered' | 'superset' }): R
 }
+
+/** One expected tool call: a name, or `{ name, args? }` with `args` an object subset. */
+export type ExpectedToolCall = StringOrMatcher | { name: StringOrMatcher; args?: unknown }

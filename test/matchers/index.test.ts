@@ -20,6 +20,7 @@ describe('matchers entry', () => {
         'toHaveRequestedTool',
         'toHaveText',
         'toHaveUsage',
+        'toHaveCalledToolsInOrder',
       ].sort(),
     )
     for (const matcher of Object.values(matchers)) expect(typeof matcher).toBe('function')

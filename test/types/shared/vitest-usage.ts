@@ -26,6 +26,8 @@ export function matchersCompile(): void {
   expect(env).toBeErrorEnvelope({ type: 'RateLimit' })
   expect(env).toHaveUsage({ inputTokens: 50 })
   expect({ env }).toEqual({ env: expect.toHaveText('sunny') })
+  expect(llm).toHaveCalledToolsInOrder(['search', { name: 'get_weather', args: { city: expect.any(String) } }])
+  expect(proxy).toHaveCalledToolsInOrder(['a', 'b'], { mode: 'exact' })
 }
 
 export function wrongMatcherUsageFails(): void {
@@ -43,6 +45,8 @@ export function wrongMatcherUsageFails(): void {
   expect(env).toHaveText()
   // @ts-expect-error no such matcher
   expect(env).toHaveTexts('sunny')
+  // @ts-expect-error not a mode
+  expect(llm).toHaveCalledToolsInOrder(['a'], { mode: 'sequence' })
 }
 
 export function fixturesCompile(): void {
