@@ -10,12 +10,14 @@ import { toHaveRefusedWith } from './refusals.js'
 import { toHaveReceivedRequest, toHaveReceivedRequests } from './requests.js'
 import { toHaveConsumedAllTurns, toHaveReceivedToolResult, toHaveRequestedTool } from './tools.js'
 import { toHaveCalledToolsInOrder } from './tool-order.js'
+import { toHaveUsedAtMost } from './budget.js'
 import { argumentError } from '../src/internal/describe.js'
 
 export type { AgentDoublesMatchers } from './types.js'
 export type { RefusedWithOptions } from './refusals.js'
 export type { MatcherOutcome, PortableMatcherContext } from './context.js'
 export type { ToolOrderMode, ToolOrderOptions } from './tool-order.js'
+export type { UsageLimits } from './budget.js'
 
 /**
  * Every matcher of SPEC §6, keyed by name, ready for `expect.extend`.
@@ -38,6 +40,7 @@ export const matchers = Object.freeze({
   toBeErrorEnvelope,
   toHaveUsage,
   toHaveCalledToolsInOrder,
+  toHaveUsedAtMost,
 })
 
 /** Anything with an `extend` method: Vitest's `expect`, Jest's `expect`, `@jest/globals`' `expect`. */

@@ -47,6 +47,8 @@ export interface AgentDoublesMatchers<R = void> {
   toHaveUsage(partial: { inputTokens?: unknown; outputTokens?: unknown; costUsd?: unknown }): R
   /** The tool calls the model answered with match `calls` in order (`mode`: exact, subsequence (default), unordered, superset). */
   toHaveCalledToolsInOrder(calls: ReadonlyArray<ExpectedToolCall>, options?: { mode?: 'exact' | 'subsequence' | 'unordered' | 'superset' }): R
+  /** What the double used stays within every bound given (FakeProxy, ScriptedLLM, MockAgent); cost from `configure({ prices })`. */
+  toHaveUsedAtMost(limits: { requests?: number; inputTokens?: number; outputTokens?: number; totalTokens?: number; costUsd?: number }): R
 }
 
 /** One expected tool call: a name, or `{ name, args? }` with `args` an object subset. */

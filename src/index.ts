@@ -65,6 +65,8 @@ export * from './proxy-error.js'
 export { refusalCodes, isRefusalCode } from './refusal-codes.js'
 export type { RefusalCode, RefusalCodeInfo } from './refusal-codes.js'
 export { resetAll } from './registry.js'
+export { configure } from './config.js'
+export type { AgentDoublesConfig, ModelPrice } from './config.js'
 
 export { installNetworkGuard } from './guard/network-guard.js'
 export type { NetworkGuardOptions } from './guard/network-guard.js'

@@ -1,5 +1,5 @@
 // The authoring features of SPEC §14 under Jest: tool order, budgets, snapshots, rules.
-const { scriptedLLM, toolCall } = require('agent-doubles')
+const { configure, mockAgent, scriptedLLM, toolCall } = require('agent-doubles')
 
 function failureOf(assertion) {
   try {
@@ -23,4 +23,25 @@ test('toHaveCalledToolsInOrder: four modes and the actual sequence on failure', 
   const message = failureOf(() => expect(llm).toHaveCalledToolsInOrder(['book', 'search']))
   expect(message).toContain('Received tool calls, in order:\n  1st: search({"q": "x"})\n  2nd: book({"id": 1})')
   expect(() => expect(llm).toHaveCalledToolsInOrder([], { mode: 'any' })).toThrow(/option mode must be one of/)
+})
+
+test('toHaveUsedAtMost: budgets per model with configure({ prices })', async () => {
+  const llm = scriptedLLM(['one', 'two'], { usage: { inputTokens: 1000, outputTokens: 100 } })
+  await llm.generate({ ...user('a'), model: 'gpt-5' })
+  await llm.generate({ ...user('b'), model: 'gpt-5' })
+  const restore = configure({ prices: { 'gpt-5': { inputPerMTok: 2, outputPerMTok: 10 } } })
+  try {
+    expect(llm).toHaveUsedAtMost({ requests: 2, totalTokens: 2200, costUsd: 0.006 })
+    const message = failureOf(() => expect(llm).toHaveUsedAtMost({ requests: 1, costUsd: 0.005 }))
+    expect(message).toContain('  requests: 2 (limit 1, over by 1)\n  costUsd: $0.006 (limit $0.005, over by $0.001)')
+    expect(message).toContain('  gpt-5: 2 requests, 2000 input + 200 output = 2200 tokens, $0.006')
+  } finally {
+    restore()
+  }
+  expect(() => expect(llm).toHaveUsedAtMost({ costUsd: 1 })).toThrow(/no price for model "gpt-5"/)
+  expect(() => configure({ prices: { x: { inputPerMTok: 'free', outputPerMTok: 0 } } })).toThrow(TypeError)
+  const agent = mockAgent({ '*': 'ok' }, { costUsd: 0.25 })
+  await agent('x')
+  expect(agent).toHaveUsedAtMost({ requests: 1, costUsd: 0.25 })
+  expect(agent).not.toHaveUsedAtMost({ costUsd: 0.2 })
 })

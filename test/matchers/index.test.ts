@@ -21,6 +21,7 @@ describe('matchers entry', () => {
         'toHaveText',
         'toHaveUsage',
         'toHaveCalledToolsInOrder',
+        'toHaveUsedAtMost',
       ].sort(),
     )
     for (const matcher of Object.values(matchers)) expect(typeof matcher).toBe('function')

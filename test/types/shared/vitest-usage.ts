@@ -28,6 +28,8 @@ export function matchersCompile(): void {
   expect({ env }).toEqual({ env: expect.toHaveText('sunny') })
   expect(llm).toHaveCalledToolsInOrder(['search', { name: 'get_weather', args: { city: expect.any(String) } }])
   expect(proxy).toHaveCalledToolsInOrder(['a', 'b'], { mode: 'exact' })
+  expect(agent).toHaveUsedAtMost({ requests: 3, costUsd: 0.01 })
+  expect(proxy).not.toHaveUsedAtMost({ totalTokens: 100 })
 }
 
 export function wrongMatcherUsageFails(): void {
@@ -47,6 +49,10 @@ export function wrongMatcherUsageFails(): void {
   expect(env).toHaveTexts('sunny')
   // @ts-expect-error not a mode
   expect(llm).toHaveCalledToolsInOrder(['a'], { mode: 'sequence' })
+  // @ts-expect-error a bound is a number
+  expect(llm).toHaveUsedAtMost({ requests: '3' })
+  // @ts-expect-error no such bound
+  expect(llm).toHaveUsedAtMost({ tokens: 3 })
 }
 
 export function fixturesCompile(): void {
