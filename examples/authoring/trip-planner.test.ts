@@ -34,3 +34,23 @@ test('stays within the budget of four model calls and a cent', async ({ scripted
 
   expect(llm).toHaveUsedAtMost({ requests: 4, totalTokens: 2_000, costUsd: 0.01 })
 })
+
+test('the prompt the model saw, as a snapshot that holds across days', async ({ scriptedLLM }) => {
+  const llm = scriptedLLM([toolCall('search_flights', { to: 'Oslo' }), 'DY100 leaves at 9:00.'])
+
+  // The system prompt carries no date here, but the tool result does: it is masked as <date>.
+  await planTrip(llm.languageModel(), { ...travel, searchFlights: async () => [{ flight: 'DY100', price: 90, departs: new Date().toISOString() }] }, 'Next flight to Oslo?')
+
+  expect(llm).toMatchInlineSnapshot(`
+    ScriptedLLM (2 requests) {
+      #1 model "mock"
+        system: You plan trips. Search before booking; confirm every booking by email.
+        tools offered: search_flights, book_flight, send_confirmation
+        user: Next flight to Oslo?
+        reply: search_flights({"to":"Oslo"})
+      #2 model "mock"
+        tool search_flights: [{"flight":"DY100","price":90,"departs":"<date>"}]
+        reply: DY100 leaves at 9:00.
+    }
+  `)
+})

@@ -7,7 +7,7 @@ import { z } from 'zod'
 
 /** The travel backend: a real API in production, a stub in tests. */
 export interface Travel {
-  searchFlights(to: string): Promise<Array<{ flight: string; price: number }>>
+  searchFlights(to: string): Promise<Array<{ flight: string; price: number; departs?: string }>>
   book(flight: string): Promise<{ booking: string }>
   confirm(booking: string, email: string): Promise<void>
 }

@@ -1,5 +1,7 @@
 // The authoring features of SPEC §14 under Jest: tool order, budgets, snapshots, rules.
-const { configure, mockAgent, scriptedLLM, toolCall } = require('agent-doubles')
+const OpenAI = require('openai')
+const { configure, FakeProxy, mockAgent, scriptedLLM, toolCall } = require('agent-doubles')
+const { snapshotSerializers } = require('agent-doubles/matchers')
 
 function failureOf(assertion) {
   try {
@@ -44,4 +46,45 @@ test('toHaveUsedAtMost: budgets per model with configure({ prices })', async () 
   await agent('x')
   expect(agent).toHaveUsedAtMost({ requests: 1, costUsd: 0.25 })
   expect(agent).not.toHaveUsedAtMost({ costUsd: 0.2 })
+})
+
+describe('snapshot serializers (registered by agent-doubles/jest/setup)', () => {
+  const proxy = new FakeProxy()
+  beforeAll(() => proxy.start())
+  afterAll(() => proxy.close())
+
+  test('a FakeProxy conversation, masked, in the snapshot file and inline', async () => {
+    proxy.use(scriptedLLM([toolCall('lookup', { q: 'news' }), 'Nothing new.']))
+    const client = new OpenAI({ apiKey: 'test', baseURL: `${proxy.url}/v1`, maxRetries: 0 })
+    const messages = [
+      { role: 'system', content: `It is ${new Date().toISOString()}; proxy ${proxy.url}` },
+      { role: 'user', content: 'Any news?' },
+    ]
+    const first = await client.chat.completions.create({ model: 'gpt-5', messages, tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }] })
+    const call = first.choices[0].message.tool_calls[0]
+    messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: `none (${call.id})` })
+    await client.chat.completions.create({ model: 'gpt-5', messages })
+    expect(proxy).toMatchSnapshot()
+    expect(proxy.requests[1].request).toMatchInlineSnapshot(`
+ModelRequest model "gpt-5" {
+  system: It is <date>; proxy http://127.0.0.1:<port>
+  user: Any news?
+  assistant: lookup({"q":"news"})
+  tool lookup: none (<id 1>)
+}
+`)
+    proxy.reset()
+  })
+
+  test('a MockAgent, and the exported list', async () => {
+    expect(snapshotSerializers).toHaveLength(5)
+    const agent = mockAgent({ '*': 'done' }, { name: 'writer' })
+    await agent('draft 2026-01-05')
+    expect(agent).toMatchInlineSnapshot(`
+MockAgent "writer" (1 call) {
+  call 1: draft <date>
+    → done
+}
+`)
+  })
 })
