@@ -2,13 +2,14 @@
  * Runs every benchmark in bench/ and prints, for each group, the median ops/s of each case and
  * its ratio to the group's baseline (the first case) measured in the same run. Each group runs
  * several rounds with the cases in rotated order, so neither JIT warm-up nor a noisy neighbour
- * favours the case that happens to go first. `npm run bench`; BENCH_ONLY=agent|llm|proxy runs one
+ * favours the case that happens to go first. `npm run bench`; BENCH_ONLY=agent|llm|proxy|lanes runs one
  * family, BENCH_TIME_MS and BENCH_ROUNDS set the effort.
  */
 import { Bench, type Task } from 'tinybench'
 import { groups as proxyGroups } from './proxy/openai-chat.bench.js'
 import { groups as llmGroups } from './llm/ai-sdk.bench.js'
 import { groups as agentGroups } from './agent/mock-agent.bench.js'
+import { fixtureOverhead, groups as laneGroups } from './proxy/lanes.bench.js'
 
 export interface BenchCase {
   name: string
@@ -25,7 +26,7 @@ export interface BenchGroup {
 
 const time = Number(process.env.BENCH_TIME_MS ?? 1000)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
-const families = { agent: agentGroups, llm: llmGroups, proxy: proxyGroups }
+const families = { agent: agentGroups, llm: llmGroups, proxy: proxyGroups, lanes: laneGroups }
 const only = process.env.BENCH_ONLY as keyof typeof families | undefined
 const selected = only ? families[only] : Object.values(families).flat()
 
@@ -64,4 +65,12 @@ for (const group of selected) {
       `  ${c.name.padEnd(60)} ${median(runs).toFixed(0).padStart(9)} ops/s   ×${median(ratios).toFixed(2)} (rounds ${range})`,
     )
   }
+}
+
+if (!only || only === 'lanes') {
+  // Child Vitest runs: minutes, not seconds, so three rounds whatever BENCH_ROUNDS says.
+  const overhead = fixtureOverhead(3)
+  console.log('\nfakeProxy fixture vs a hand-made beforeAll FakeProxy (2,000 empty tests, child Vitest runs)')
+  console.log(`  hand-made beforeAll server      ${overhead.handMade.toFixed(1).padStart(8)} µs/test   ×1.00`)
+  console.log(`  fakeProxy fixture (a lane each) ${overhead.fixture.toFixed(1).padStart(8)} µs/test   ×${(overhead.fixture / overhead.handMade).toFixed(2)}   (+${overhead.perTestUs.toFixed(1)} µs/test)`)
 }

@@ -43,7 +43,7 @@ export type {
 } from './llm/index.js'
 export type * from './llm/types.js'
 
-export { FakeProxy } from './proxy/fake-proxy.js'
+export { FakeProxy, ProxyLane } from './proxy/fake-proxy.js'
 export type {
   FakeProxyOptions,
   StartOptions,

@@ -8,14 +8,16 @@ import { PREFIX, argumentError, checkOptions, describeValue, is } from '../inter
 import { KIND, kindOf } from '../kinds.js'
 import type { LLM } from '../llm/types.js'
 import { isRefusalCode, refusalCodes, type RefusalCode } from '../refusal-codes.js'
-import { registerDouble } from '../registry.js'
+import { registerDouble, unregisterDouble } from '../registry.js'
 import { AgentBook } from './agent-book.js'
 import { defaultBrain } from './default-brain.js'
 import { FaultPlan, type FailOptions } from './faults.js'
 import { handleRequest, type ProxyState } from './handle-request.js'
 import { RecordMode, validateRecordOptions, type UpstreamOrigins } from './record-mode.js'
 import type { TranscriptStream } from './upstream/transcript-sink.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { checkAgentNames } from './identity.js'
+import { answerNoLane, LaneTable } from './lanes.js'
 import { startServer, type RunningServer } from './server.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
 
@@ -88,6 +90,36 @@ export type { FailOptions, FaultKind } from './faults.js'
 const OWNER = 'FakeProxy'
 let proxies = 0
 
+/** What `proxy.lane()` hands the lane it constructs. */
+interface LaneSeed {
+  readonly parent: FakeProxy
+  readonly parentState: ProxyState
+  readonly table: LaneTable
+  readonly options: FakeProxyOptions
+  readonly id: string
+  readonly name: string
+  readonly test: boolean
+}
+
+/**
+ * Set by `lane()` for exactly the duration of `new ProxyLane()`: the FakeProxy constructor
+ * reads it to build a lane instead of a proxy. A module variable rather than a constructor
+ * parameter, so the public constructor stays `new FakeProxy(options)`.
+ */
+let laneSeed: LaneSeed | undefined
+
+/** The brand of a lane, so `instanceof ProxyLane` holds across the ESM and CJS copies. */
+const LANE = Symbol.for('agent-doubles.proxy-lane')
+
+/** Options of `proxy.lane()` that only the fixtures use. @internal */
+export interface LaneOptions {
+  /**
+   * The lane belongs to a running test: a request that names no lane goes to it when it is the
+   * only test lane open (SPEC §9).
+   */
+  test?: boolean
+}
+
 function isLLM(value: unknown): value is LLM {
   const llm = value as Partial<LLM> | null
   return typeof llm === 'object' && llm !== null && typeof llm.generate === 'function' && typeof llm.stream === 'function'
@@ -124,9 +156,16 @@ export class FakeProxy {
   #server: RunningServer | undefined
   #starting = false
   #llm: LLM | undefined
+  readonly #options: FakeProxyOptions
   readonly #state: ProxyState
+  /** This proxy's lanes (a lane has none: its `lane()` makes a sibling). */
+  readonly #lanes: LaneTable
+  /** Set on a lane: what it hangs from. */
+  readonly #lane: LaneSeed | undefined
 
   constructor(options: FakeProxyOptions = {}) {
+    const lane = laneSeed
+    laneSeed = undefined
     checkOptions(OWNER, options, {
       agents: ['an array of agent names', () => true],
       strict: ['a boolean', is.boolean],
@@ -137,10 +176,15 @@ export class FakeProxy {
     })
     validateRecordOptions(OWNER, options.upstream, options.record)
     const agents = checkAgentNames(OWNER, options.agents)
+    this.#options = options
+    this.#lane = lane
+    this.#lanes = lane?.table ?? new LaneTable()
     this.#llm = options.llm
-    const tag = `fake${++proxies}`
+    const tag = lane ? `${lane.parentState.tag}l${lane.id}` : `fake${++proxies}`
     let count = 0
     this.#state = {
+      tag,
+      lane: lane?.name,
       book: new AgentBook(agents),
       strict: options.strict ?? false,
       features: new Set(options.features ?? allFeatures),
@@ -150,13 +194,66 @@ export class FakeProxy {
       pendingRefusals: [],
       faults: new FaultPlan(),
       reply: undefined,
-      recordMode:
-        options.upstream && options.record
+      // A lane forwards through its proxy's record mode: one transcript per proxy, in order.
+      recordMode: lane
+        ? lane.parentState.recordMode
+        : options.upstream && options.record
           ? new RecordMode({ upstream: options.upstream, record: options.record })
           : undefined,
       nextId: () => `${tag}_${(++count).toString().padStart(6, '0')}`,
     }
     registerDouble(this)
+  }
+
+  /**
+   * A lane of this proxy (SPEC §9): the same server under its own URL prefix
+   * (`<url>/~<id>`), with its own brain, records, refusals, plans and definitions, and this
+   * proxy's options. Tests that run at once each take one, so none sees another's answers or
+   * records; the proxy's own `requests` and `refusals` still see every open lane's (each
+   * record names its `lane`). `close()` closes the lane only; so does the end of the test that
+   * made it. On a lane, `lane()` makes a sibling.
+   * @example
+   * test.concurrent('books a flight', async () => {
+   *   await using lane = proxy.lane('books a flight')
+   *   lane.use(scriptedLLM(['Booked.']))
+   *   const client = new OpenAI({ apiKey: 'test', baseURL: `${lane.url}/v1` })
+   * })
+   * @throws {TypeError} `name` is given and is not a non-empty string.
+   * @throws {Error} the proxy is not running (never started, or closed).
+   */
+  lane(name?: string, options: LaneOptions = {}): ProxyLane {
+    if (this.#lane) return this.#lane.parent.lane(name, options)
+    if (name !== undefined && (typeof name !== 'string' || name === '')) throw argumentError(`${OWNER} lane()`, 'name', 'a non-empty string', name)
+    checkOptions(`${OWNER} lane()`, options, { test: ['a boolean', is.boolean] })
+    if (!this.#server) throw new Error(`${PREFIX} ${OWNER} lane(): the proxy is not running (never started, or closed); await proxy.start() first`)
+    const id = this.#lanes.nextId()
+    laneSeed = {
+      parent: this,
+      parentState: this.#state,
+      table: this.#lanes,
+      options: { ...this.#options, upstream: undefined, record: undefined },
+      id,
+      name: name ?? `lane-${id}`,
+      test: options.test ?? false,
+    }
+    try {
+      const lane = new ProxyLane()
+      this.#lanes.add({ id, name: lane.name, state: lane.#state, test: options.test ?? false })
+      return lane
+    } finally {
+      laneSeed = undefined
+    }
+  }
+
+  /** Serves one request on the lane it names, or answers that it reached none. */
+  #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const choice = this.#lanes.choose(req.url ?? '/', this.#state)
+    if (choice.kind !== 'lane') {
+      answerNoLane(req, res, choice)
+      return Promise.resolve()
+    }
+    req.url = choice.url
+    return handleRequest(req, res, choice.state)
   }
 
   /**
@@ -169,10 +266,12 @@ export class FakeProxy {
    */
   async start(options: StartOptions = {}): Promise<this> {
     checkOptions(OWNER, options, { port: ['an integer from 0 to 65535', isPort] })
+    // A lane is served by its proxy's server.
+    if (this.#lane) return this
     if (this.#server || this.#starting) throw new Error(`${PREFIX} ${OWNER}: start() called while it is running (at ${this.#server?.url ?? 'a port being opened'}); close() it first`)
     this.#starting = true
     try {
-      this.#server = await startServer((req, res) => handleRequest(req, res, this.#state), options.port)
+      this.#server = await startServer((req, res) => this.#serve(req, res), options.port)
     } finally {
       this.#starting = false
     }
@@ -186,8 +285,18 @@ export class FakeProxy {
    * afterAll(() => proxy.close())
    */
   async close(): Promise<void> {
+    if (this.#lane) {
+      this.#lanes.remove(this.#lane.id)
+      this.reset()
+      this.#llm = undefined
+      // A closed lane is done for good: nothing is left to reset after a test.
+      unregisterDouble(this)
+      return
+    }
     const server = this.#server
     this.#server = undefined
+    // Every lane closes with its server: a late request to one is answered 404 by no one.
+    for (const entry of [...this.#lanes.entries()]) this.#lanes.remove(entry.id)
     await server?.close()
     await this.#state.recordMode?.close()
   }
@@ -205,6 +314,7 @@ export class FakeProxy {
   /**
    * Clears records, pending refusals, planned faults and the `reply()` override, and forgets
    * definitions; keeps running on the same port. The setup entries call it after each test.
+   * On a proxy it leaves its lanes alone; each lane resets on its own.
    * @example
    * afterEach(() => proxy.reset())
    */
@@ -240,6 +350,11 @@ export class FakeProxy {
    * @throws {Error} the proxy is not running.
    */
   get url(): string {
+    const lane = this.#lane
+    if (lane) {
+      if (!lane.table.isOpen(lane.id)) throw new Error(`${PREFIX} ${OWNER} lane "${lane.name}": url read after the lane was closed`)
+      return `${lane.parent.url}/~${lane.id}`
+    }
     if (!this.#server) throw new Error(`${PREFIX} ${OWNER}: url read while it is not running; await proxy.start() first`)
     return this.#server.url
   }
@@ -263,7 +378,7 @@ export class FakeProxy {
    * expect(proxy.requests.at(-1)?.agent).toBe('researcher')
    */
   get requests(): FakeRequest[] {
-    return this.#state.requests.map(copy)
+    return this.#everyLane((state) => state.requests).map(copy)
   }
 
   /**
@@ -272,7 +387,16 @@ export class FakeProxy {
    * expect(proxy.refusals.map((r) => r.code)).toEqual(['rate_limited'])
    */
   get refusals(): Refusal[] {
-    return this.#state.refusals.map(copy)
+    return this.#everyLane((state) => state.refusals).map(copy)
+  }
+
+  /** A lane's own records; a proxy's own followed by each open lane's, oldest lane first. */
+  #everyLane<T>(records: (state: ProxyState) => readonly T[]): T[] {
+    const own = records(this.#state)
+    if (this.#lane) return [...own]
+    const all = [...own]
+    for (const entry of this.#lanes.entries()) all.push(...records(entry.state))
+    return all
   }
 
   /**
@@ -336,5 +460,37 @@ export class FakeProxy {
   fail(options: FailOptions): this {
     this.#state.faults.add(options)
     return this
+  }
+}
+
+/**
+ * A lane of a {@link FakeProxy} (SPEC §9), made by `proxy.lane(name?)`: a `FakeProxy` in every
+ * respect — `use`, `requests`, `refusals`, `definitions`, `refuse`, `reply`, `fail`, `reset` —
+ * served by its proxy's server under `url` (`<proxy.url>/~<id>`). `start()` is a no-op;
+ * `close()` closes the lane only, after which its URL answers 404 naming it.
+ * @example
+ * await using lane = proxy.lane('checkout')
+ * lane.use(scriptedLLM(['Paid.']))
+ * expect(lane).toHaveReceivedRequests(1)
+ */
+export class ProxyLane extends FakeProxy {
+  readonly [LANE] = true
+  /** The lane's name: the one given to `lane()`, else `lane-<id>`; records carry it as `lane`. */
+  readonly name: string
+  /** The id in the lane's URL prefix (`/~<id>`), unique within its proxy. */
+  readonly id: string
+
+  /** `instanceof` by brand, so it holds across copies of the package. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [LANE]?: boolean })[LANE] === true
+  }
+
+  /** @internal Lanes are made by {@link FakeProxy.lane}. */
+  constructor() {
+    const seed = laneSeed
+    if (!seed) throw new TypeError(`${PREFIX} ProxyLane: lanes are made by proxy.lane(name?), not constructed`)
+    super(seed.options)
+    this.name = seed.name
+    this.id = seed.id
   }
 }

@@ -37,6 +37,10 @@ export interface ReplyPlan {
 
 /** What the hot path reads and records into; owned by the FakeProxy. */
 export interface ProxyState {
+  /** Prefix of this proxy's (or lane's) ids. */
+  readonly tag: string
+  /** The lane's name, carried by its records; `undefined` on a proxy. */
+  readonly lane: string | undefined
   readonly book: AgentBook
   readonly strict: boolean
   readonly features: ReadonlySet<ProxyFeature>
@@ -98,6 +102,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   // Identity.
   const identity = readIdentity(req.headers)
   const record: FakeRequest = {
+    lane: state.lane,
     method,
     path,
     agent: identity.agent,

@@ -23,6 +23,8 @@ export interface Identity {
 
 /** One model request the proxy let through, as recorded. */
 export interface FakeRequest {
+  /** The name of the lane that served it (SPEC §9); `undefined` when the proxy itself did. */
+  lane?: string | undefined
   method: string
   /** The path, without the query string. */
   path: string

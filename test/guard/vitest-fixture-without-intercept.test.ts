@@ -1,4 +1,4 @@
-// The `test` of agent-doubles/vitest, without the setup entry and without interceptProviders:
+// The `test` of agent-doubles/vitest, without the setup entry and with `interceptProviders: false`:
 // the guard stays off (SPEC §8 puts it in the setup entries).
 import { expect } from 'vitest'
 import { test } from '../../fixtures/vitest.js'
@@ -6,7 +6,9 @@ import { isNetworkGuardInstalled } from '../../src/guard/network-guard.js'
 
 const fetchAtLoad = globalThis.fetch
 
-test('the fakeProxy fixture alone installs no guard', ({ fakeProxy }) => {
+test.override({ fakeProxyOptions: { interceptProviders: false } })
+
+test('the fakeProxy fixture with interceptProviders: false installs no guard', ({ fakeProxy }) => {
   expect(fakeProxy.url).toMatch(/^http:\/\/127\.0\.0\.1:/)
   expect(isNetworkGuardInstalled()).toBe(false)
   expect(globalThis.fetch).toBe(fetchAtLoad)

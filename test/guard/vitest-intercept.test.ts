@@ -1,5 +1,5 @@
-// `interceptProviders` through the Vitest fixture, without the setup entry: clients with default
-// base URLs reach the file's fakeProxy, and the guard is on only while such a test runs.
+// `interceptProviders` (the default) through the Vitest fixture, without the setup entry: clients
+// with default base URLs reach the test's lane; with no test running, provider hosts are refused.
 import Anthropic from '@anthropic-ai/sdk'
 import { createOpenAI } from '@ai-sdk/openai'
 import { generateText } from 'ai'
@@ -12,8 +12,6 @@ import { installSafetyNet, withDefaultBaseUrls } from './helpers.js'
 
 const net = installSafetyNet()
 afterAll(() => net.restore())
-
-test.override({ fakeProxyOptions: { interceptProviders: true } })
 
 describe('with interceptProviders', () => {
   test('openai and anthropic clients with default base URLs reach the fake', async ({ fakeProxy, scriptedLLM }) => {
@@ -58,9 +56,11 @@ describe('with interceptProviders', () => {
   })
 })
 
-test('routing ends with the test: the exact fetch is back', () => {
-  expect(isNetworkGuardInstalled()).toBe(false)
-  expect(globalThis.fetch).toBe(net.fetch)
+test('with no test holding a lane, a provider request is refused, not served by the file proxy', async () => {
+  expect(isNetworkGuardInstalled()).toBe(true)
+  const before = net.calls.length
+  await expect(fetch('https://api.openai.com/v1/models')).rejects.toThrow(/api\.openai\.com/)
+  expect(net.calls.length).toBe(before)
 })
 
 test('interceptProviders must be a boolean, and is stripped before new FakeProxy', () => {

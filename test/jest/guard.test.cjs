@@ -121,8 +121,8 @@ describe('useFakeProxy({ interceptProviders: true })', () => {
   })
 })
 
-describe('useFakeProxy() without interceptProviders', () => {
-  const proxy = useFakeProxy()
+describe('useFakeProxy({ interceptProviders: false })', () => {
+  const proxy = useFakeProxy({ interceptProviders: false })
 
   test('a default-URL client is refused, not routed', async () => {
     const client = withDefaultBaseUrls(() => new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }))
