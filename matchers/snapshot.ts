@@ -50,11 +50,15 @@ function isFakeRequest(value: unknown): value is FakeRequest {
   return isObject(value) && typeof value.method === 'string' && typeof value.path === 'string' && typeof value.dialect === 'string' && isModelRequest(value.request)
 }
 
+/** The brand a `ProxyLane` carries (src/proxy/fake-proxy.ts), shared by both module copies. */
+const LANE = Symbol.for('agent-doubles.proxy-lane')
+
 const fakeProxySerializer: SnapshotSerializer = {
   test: (value) => kindOf(value) === 'FakeProxy',
-  serialize(proxy: { requests: FakeRequest[]; refusals: Refusal[] }, config, indentation) {
+  serialize(proxy: { requests: FakeRequest[]; refusals: Refusal[]; name?: string; [LANE]?: boolean }, config, indentation) {
     const lines = [...renderTurns(proxyTurns(proxy.requests)), ...renderRefusals(proxy.refusals)]
-    return block(`FakeProxy (${count(proxy.requests.length, 'request')})`, lines, config, indentation)
+    const title = proxy[LANE] ? `ProxyLane ${JSON.stringify(proxy.name)}` : 'FakeProxy'
+    return block(`${title} (${count(proxy.requests.length, 'request')})`, lines, config, indentation)
   },
 }
 
