@@ -40,6 +40,10 @@ export type {
   RecordOptions,
   WritableLike,
   AiLanguageModel,
+  RuleMatch,
+  RuleOptions,
+  TextMatcher,
+  RuleDeclaration,
 } from './llm/index.js'
 export type * from './llm/types.js'
 

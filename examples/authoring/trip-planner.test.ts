@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
-import { configure, toolCall } from 'agent-doubles'
+import { fileURLToPath } from 'node:url'
+import { configure, ScriptedLLM, toolCall } from 'agent-doubles'
 import { test } from 'agent-doubles/vitest'
 import { planTrip, type Travel } from './trip-planner.js'
 
@@ -53,4 +54,19 @@ test('the prompt the model saw, as a snapshot that holds across days', async ({ 
         reply: DY100 leaves at 9:00.
     }
   `)
+})
+
+test('rules answer by what the request holds, not by turn order', async ({ scriptedLLM }) => {
+  // Inline rules: the tool result decides the answer; a call nothing matches falls to the script.
+  const llm = scriptedLLM(['Sorry, I can only help with flights.'])
+    .when({ lastUser: /flight/i, toolOffered: 'search_flights' }, toolCall('search_flights', { to: 'Rome' }), { times: 1 })
+    .when({ lastToolResult: 'AZ200' }, 'AZ200 to Rome, 120 euros.')
+  expect(await planTrip(llm.languageModel(), { ...travel, searchFlights: async () => [{ flight: 'AZ200', price: 120 }] }, 'A flight to Rome?')).toBe('AZ200 to Rome, 120 euros.')
+  expect(await planTrip(llm.languageModel(), travel, 'Book me a hotel')).toBe('Sorry, I can only help with flights.')
+
+  // The same kind of rules from a JSON file (regexes as "/…/flags"), as `agent-doubles serve --rules` takes it.
+  const fromFile = await ScriptedLLM.fromRules(fileURLToPath(new URL('./trip-rules.json', import.meta.url)))
+  const answer = await planTrip(fromFile.languageModel(), { ...travel, searchFlights: async () => [{ flight: 'TP400', price: 95 }] }, 'Any flight to Lisbon?')
+  expect(answer).toBe('TP400 is the only flight to Lisbon.')
+  expect(fromFile).toHaveCalledToolsInOrder([{ name: 'search_flights', args: { to: 'Lisbon' } }], { mode: 'exact' })
 })

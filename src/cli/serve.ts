@@ -8,7 +8,7 @@ import { FakeProxy, type FakeProxyOptions } from '../proxy/fake-proxy.js'
 import { ScriptedLLM } from '../llm/scripted-llm.js'
 
 /** The usage line printed on bad arguments. */
-export const usage = `Usage: agent-doubles serve [--port N] [--agents a,b] [--strict] [--transcript file.jsonl]
+export const usage = `Usage: agent-doubles serve [--port N] [--agents a,b] [--strict] [--transcript file.jsonl] [--rules file.json]
                           [--record file.jsonl --upstream-openai URL --upstream-anthropic URL]`
 
 /** Parses the arguments, starts the proxy, and resolves with it (tests call this directly). */
@@ -21,6 +21,7 @@ export async function serve(argv: string[], log: (line: string) => void = consol
       agents: { type: 'string' },
       strict: { type: 'boolean' },
       transcript: { type: 'string' },
+      rules: { type: 'string' },
       record: { type: 'string' },
       'upstream-openai': { type: 'string' },
       'upstream-anthropic': { type: 'string' },
@@ -35,7 +36,9 @@ export async function serve(argv: string[], log: (line: string) => void = consol
   const options: FakeProxyOptions = {}
   if (values.agents) options.agents = values.agents.split(',').map((name) => name.trim()).filter(Boolean)
   if (values.strict) options.strict = true
+  if (values.transcript && values.rules) throw new TypeError('[agent-doubles] serve: give --transcript or --rules, not both')
   if (values.transcript) options.llm = await ScriptedLLM.fromTranscript(values.transcript)
+  if (values.rules) options.llm = await ScriptedLLM.fromRules(values.rules)
   const upstream = {
     ...(values['upstream-openai'] ? { openai: values['upstream-openai'] } : {}),
     ...(values['upstream-anthropic'] ? { anthropic: values['upstream-anthropic'] } : {}),

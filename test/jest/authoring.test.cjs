@@ -1,6 +1,6 @@
 // The authoring features of SPEC §14 under Jest: tool order, budgets, snapshots, rules.
 const OpenAI = require('openai')
-const { configure, FakeProxy, mockAgent, scriptedLLM, toolCall } = require('agent-doubles')
+const { configure, FakeProxy, mockAgent, ScriptedLLM, scriptedLLM, toolCall } = require('agent-doubles')
 const { snapshotSerializers } = require('agent-doubles/matchers')
 
 function failureOf(assertion) {
@@ -87,4 +87,16 @@ MockAgent "writer" (1 call) {
 }
 `)
   })
+})
+
+test('rules: when() before the script, and a rules file naming its bad line', async () => {
+  const llm = scriptedLLM(['scripted']).when({ lastUser: /^ping/i }, 'pong', { times: 1 })
+  const text = async (t) => (await llm.generate(user(t))).content[0].text
+  expect(await text('Ping')).toBe('pong')
+  expect(await text('Ping')).toBe('scripted')
+  const fromFile = await ScriptedLLM.fromRules('[{ "match": { "lastUser": "/hi|hello/" }, "reply": "hey" }]')
+  expect((await fromFile.generate(user('well hello'))).content[0].text).toBe('hey')
+  await expect(ScriptedLLM.fromRules('[\n{ "match": {}, "reply": "x" },\n{ "match": { "nope": 1 }, "reply": "x" }\n]')).rejects.toThrow(
+    'rules text line 3 (rule 2): rule match has unknown field "nope"',
+  )
 })
