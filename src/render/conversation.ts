@@ -191,3 +191,15 @@ function safeText(output: { text(): string }): string {
     return '(payload not writable as text)'
   }
 }
+
+/**
+ * The last `limit` turns of a proxy's (or lane's) records and its refusals, numbered as recorded,
+ * for the failure context a fixture attaches to a failing test. Unmasked: the caller masks.
+ * @internal
+ */
+export function renderRecentConversation(requests: readonly FakeRequest[], refusals: readonly Refusal[], limit = 20): string[] {
+  const first = Math.max(0, requests.length - limit)
+  const lines = renderTurns(proxyTurns(requests.slice(first)), first + 1)
+  if (first > 0) lines.unshift(`(${first} earlier request${first === 1 ? '' : 's'} left out)`)
+  return [...lines, ...renderRefusals(refusals)]
+}
