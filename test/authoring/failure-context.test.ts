@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
-import { describeRun, fromRoot, node20, repoRoot, runChild, vitest4Bin } from '../e2e/helpers.js'
+import { describeRun, fromRoot, node20, node24, repoRoot, runChild, vitest4Bin, vitest5Bin } from '../e2e/helpers.js'
 
 const dir = mkdtempSync(join(repoRoot, 'test/authoring/.stability-failure-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -34,10 +34,15 @@ test('passes quietly', async ({ fakeProxy, scriptedLLM }) => {
 })
 `
 
-test('a failing test shows the conversation its lane saw; a passing one does not', async () => {
+const runners = [
+  { name: 'Vitest 4', node: async () => node20, bin: vitest4Bin },
+  { name: 'Vitest 5', node: node24, bin: vitest5Bin },
+]
+
+test.each(runners)('$name: a failing test shows the conversation its lane saw; a passing one does not', async ({ node, bin }) => {
   writeFileSync(join(dir, 'trip.spec.ts'), spec)
   writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { include: ['*.spec.ts'] } }\n`)
-  const result = await runChild(node20, [vitest4Bin, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], { timeoutMs: 60_000 })
+  const result = await runChild(await node(), [bin, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], { timeoutMs: 60_000 })
   expect(result.code, describeRun(result)).toBe(1)
   expect(result.output).toContain(
     [

@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
-import { describeRun, fromRoot, node20, repoRoot, runChild, vitest4Bin } from '../e2e/helpers.js'
+import { describeRun, fromRoot, node20, node24, repoRoot, runChild, vitest4Bin, vitest5Bin } from '../e2e/helpers.js'
 
 const dir = mkdtempSync(join(repoRoot, 'test/authoring/.stability-replay-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -50,11 +50,26 @@ describe('support', () => {
 afterAll(() => upstreamProxy?.close())
 `
 
+/** Writes the spec into `folder` and returns a function that runs it with a runner. */
+function project(folder: string, node: string, bin: string) {
+  writeFileSync(join(folder, 'agent.spec.ts'), spec.replace("import { expect } from 'vitest'", "import { afterAll, describe, expect } from 'vitest'"))
+  writeFileSync(join(folder, 'vitest.config.mjs'), `export default { test: { include: ['*.spec.ts'], setupFiles: [${JSON.stringify(fromRoot('fixtures/vitest-setup.ts'))}] } }\n`)
+  return (env: Record<string, string>) =>
+    runChild(node, [bin, 'run', '--root', folder, '--config', join(folder, 'vitest.config.mjs')], { env: { TODAY: '2026-11-30', TICKET: '1001', ...env }, timeoutMs: 60_000 })
+}
+
+test('Vitest 5: record, then replay on another day', async () => {
+  const folder = mkdtempSync(join(dir, 'vitest5-'))
+  const run = project(folder, await node24(), vitest5Bin)
+  const recording = await run({ RECORD: '1' })
+  expect(recording.code, describeRun(recording)).toBe(0)
+  const replay = await run({ TODAY: '2027-01-15', TICKET: '2002' })
+  expect(replay.code, describeRun(replay)).toBe(0)
+  expect(replay.output).toMatch(/Tests\s+2 passed/)
+}, 120_000)
+
 test('record, then replay on another day, then a miss with the nearest turn', async () => {
-  writeFileSync(join(dir, 'agent.spec.ts'), spec.replace("import { expect } from 'vitest'", "import { afterAll, describe, expect } from 'vitest'"))
-  writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { include: ['*.spec.ts'], setupFiles: [${JSON.stringify(fromRoot('fixtures/vitest-setup.ts'))}] } }\n`)
-  const run = (env: Record<string, string>) =>
-    runChild(node20, [vitest4Bin, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], { env: { TODAY: '2026-11-30', TICKET: '1001', ...env }, timeoutMs: 60_000 })
+  const run = project(dir, node20, vitest4Bin)
 
   const recording = await run({ RECORD: '1' })
   expect(recording.code, describeRun(recording)).toBe(0)
