@@ -2,6 +2,7 @@
 const OpenAI = require('openai')
 const { configure, FakeProxy, mockAgent, ScriptedLLM, scriptedLLM, toolCall } = require('agent-doubles')
 const { snapshotSerializers } = require('agent-doubles/matchers')
+const { useFakeProxy } = require('agent-doubles/jest')
 
 function failureOf(assertion) {
   try {
@@ -99,4 +100,8 @@ test('rules: when() before the script, and a rules file naming its bad line', as
   await expect(ScriptedLLM.fromRules('[\n{ "match": {}, "reply": "x" },\n{ "match": { "nope": 1 }, "reply": "x" }\n]')).rejects.toThrow(
     'rules text line 3 (rule 2): rule match has unknown field "nope"',
   )
+})
+
+test('useFakeProxy says record or replay per test is Vitest-only for now', () => {
+  expect(() => useFakeProxy({ transcript: {} })).toThrow('[agent-doubles] useFakeProxy: option transcript (record or replay per test) is supported by the Vitest fixture only, not yet in Jest')
 })
