@@ -12,6 +12,8 @@ import { toHaveConsumedAllTurns, toHaveReceivedToolResult, toHaveRequestedTool }
 import { toHaveCalledToolsInOrder } from './tool-order.js'
 import { toHaveUsedAtMost } from './budget.js'
 import { snapshotSerializers } from './snapshot.js'
+import { toHaveSentValidRequests } from './validity.js'
+import { toHaveCalledMcpTool, toHaveCalledMcpToolTimes } from './mcp.js'
 import { argumentError } from '../src/internal/describe.js'
 
 export type { AgentDoublesMatchers } from './types.js'
@@ -43,6 +45,9 @@ export const matchers = Object.freeze({
   toHaveUsage,
   toHaveCalledToolsInOrder,
   toHaveUsedAtMost,
+  toHaveSentValidRequests,
+  toHaveCalledMcpTool,
+  toHaveCalledMcpToolTimes,
 })
 
 /** Anything with an `extend` method: Vitest's `expect`, Jest's `expect`, `@jest/globals`' `expect`. */

@@ -49,6 +49,12 @@ export interface AgentDoublesMatchers<R = void> {
   toHaveCalledToolsInOrder(calls: ReadonlyArray<ExpectedToolCall>, options?: { mode?: 'exact' | 'subsequence' | 'unordered' | 'superset' }): R
   /** What the double used stays within every bound given (FakeProxy, ScriptedLLM, MockAgent); cost from `configure({ prices })`. */
   toHaveUsedAtMost(limits: { requests?: number; inputTokens?: number; outputTokens?: number; totalTokens?: number; costUsd?: number }): R
+  /** No request the FakeProxy (or lane) recorded was rejected by its request validation. */
+  toHaveSentValidRequests(): R
+  /** The FakeMcpServer received a `tools/call` of `name` (with `args` as a subset). */
+  toHaveCalledMcpTool(name: StringOrMatcher, args?: unknown): R
+  /** The FakeMcpServer received exactly `n` `tools/call`s of `name`. */
+  toHaveCalledMcpToolTimes(name: StringOrMatcher, n: number): R
 }
 
 /** One expected tool call: a name, or `{ name, args? }` with `args` an object subset. */

@@ -6,8 +6,10 @@
  */
 import type { FakeProxy } from './proxy/fake-proxy.js'
 import { serve } from './cli/serve.js'
+import { runMcpCommand } from './cli/mcp.js'
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'mcp') return runMcpCommand(process.argv.slice(2))
   let proxy: FakeProxy
   try {
     proxy = await serve(process.argv.slice(2))

@@ -75,3 +75,8 @@ export type { AgentDoublesConfig, ModelPrice } from './config.js'
 export { installNetworkGuard } from './guard/network-guard.js'
 export type { NetworkGuardOptions } from './guard/network-guard.js'
 export { providerHosts, routeProvidersTo } from './guard/provider-hosts.js'
+
+export { providerError, ProviderError, providerErrorNames, isProviderError, isProviderErrorName } from './provider-errors.js'
+export type { ProviderErrorName, ProviderErrorOptions, ProviderErrorPlanOptions } from './provider-errors.js'
+export { FakeMcpServer, fakeMcpServer } from './mcp/index.js'
+export type * from './mcp/index.js'

@@ -7,8 +7,8 @@
 /** The brand key every double carries. @internal */
 export const KIND = Symbol.for('agent-doubles.kind')
 
-/** The three doubles. */
-export type DoubleKind = 'MockAgent' | 'ScriptedLLM' | 'FakeProxy'
+/** The doubles. */
+export type DoubleKind = 'MockAgent' | 'ScriptedLLM' | 'FakeProxy' | 'FakeMcpServer'
 
 /** Which double `value` is, or `undefined` when it is none of them. @internal */
 export function kindOf(value: unknown): DoubleKind | undefined {

@@ -93,7 +93,12 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null
 }
 
-function matchTask(map: Record<string, unknown>, task: string, owner: string): unknown {
+/**
+ * The value of the first key that is a substring of `task` (insertion order), else the `'*'`
+ * value. FakeMcpServer matches on the JSON of a call's arguments, naming it `subject`.
+ * @throws {Error} naming `owner`, the text and the keys when nothing matches and there is no `'*'`.
+ */
+export function matchTask(map: Record<string, unknown>, task: string, owner: string, subject = 'task'): unknown {
   // Object key order is insertion order (except integer-like keys, which JavaScript puts first);
   // '*' is skipped so it only catches what no other key matched, wherever it was written.
   const keys = Object.keys(map).filter((key) => key !== CATCH_ALL)
@@ -103,12 +108,16 @@ function matchTask(map: Record<string, unknown>, task: string, owner: string): u
   if (Object.hasOwn(map, CATCH_ALL)) return map[CATCH_ALL]
   const listed = keys.length > 0 ? keys.map((key) => JSON.stringify(key)).join(', ') : '(none)'
   throw new Error(
-    `${PREFIX} ${owner}: task ${describeValue(task)} matched no response key (keys: ${listed}) ` +
+    `${PREFIX} ${owner}: ${subject} ${describeValue(task)} matched no response key (keys: ${listed}) ` +
       `and there is no '*' catch-all`,
   )
 }
 
-function nextInList(list: readonly unknown[], state: ResolveState): unknown {
+/**
+ * The list's value at the cursor, moving the cursor on; wraps when `state.cycle`.
+ * @throws {Error} naming the owner when the list is empty or exhausted without `cycle`.
+ */
+export function nextInList(list: readonly unknown[], state: ResolveState): unknown {
   if (list.length === 0) throw new Error(`${PREFIX} ${state.owner}: the responses list is empty`)
   if (state.cursor >= list.length) {
     if (!state.cycle) {

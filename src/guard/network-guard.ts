@@ -1,120 +1,137 @@
 /**
- * The network guard (SPEC §8): wraps `globalThis.fetch` so a request to a model provider's
- * host fails at once, before anything is sent — or goes to a `FakeProxy` when a route is on.
- * Runner-free; the setup entries and fixtures install it.
+ * The network guard (SPEC §8, §9): every outgoing HTTP request of the process is routed (when a
+ * route names a target) or, when it goes to a model provider's host, refused before anything is
+ * sent. Runner-free; the setup entries and fixtures install it.
  *
- * The wrapper is installed once per global object (shared by the ESM and CJS copies of this
- * package through a `Symbol.for` key) and nested installs stack on it. Jest runs each file in a
- * vm sandbox with its own `globalThis`, so installing from a setup file patches the fetch that
- * file's code sees. The `openai` and `@anthropic-ai/sdk` clients read the global fetch when
- * they are constructed; the AI SDK reads it at each call.
+ * It sits below `fetch`, on undici's global dispatcher (Node's `fetch` runs on it), and on
+ * `node:http`/`node:https`/`node:http2`, so clients built before the install are caught too (see
+ * src/routing/). State is kept once per global object (shared by the ESM and CJS copies of this
+ * package through a `Symbol.for` key) and nested installs stack on it.
  * @module
  */
-import { argumentError, checkOptions, is } from '../internal/describe.js'
-import { isProviderHost } from './provider-hosts.js'
+import { checkOptions, describeValue, is, PREFIX } from '../internal/describe.js'
+import { PASS, type Decision } from '../routing/decision.js'
+import { hookGlobalDispatcher } from '../routing/dispatcher.js'
+import { hookForeignFetch } from '../routing/foreign-fetch.js'
+import { hookNodeHttp } from '../routing/node-http.js'
+import { hookNodeHttp2 } from '../routing/node-http2.js'
+import { isProviderHost, normalHost } from './provider-hosts.js'
 import { ALLOW_REAL_ENV, realModelCallError } from './real-model-call.js'
 
 /** Options of {@link installNetworkGuard}. */
 export interface NetworkGuardOptions {
   /**
-   * While this install is the latest with a route: the URL a provider request goes to instead
-   * (e.g. a `FakeProxy`), or `undefined` to refuse it.
-   * @default every provider request is refused
+   * While this install is the latest with a route: consulted for every outgoing HTTP request
+   * (any host), synchronously and in the caller's async context. A string is the absolute URL
+   * the request goes to instead (method, headers and body kept); `undefined` leaves it alone.
+   * @default no request is routed
    */
   route?: (url: URL) => string | undefined
+  /**
+   * Provider hostnames (e.g. `'api.openai.com'`) this install lets through to the real API.
+   * @default none
+   */
+  allow?: readonly string[]
 }
-
-type Fetch = typeof globalThis.fetch
 
 interface Install {
   route?: (url: URL) => string | undefined
+  allow: ReadonlySet<string>
 }
 
 interface GuardState {
-  /** The fetch the guard calls through to, and puts back when the last install leaves. */
-  original: Fetch
-  /** The wrapper set as `globalThis.fetch`. */
-  guarded: Fetch
   installs: Install[]
+  /** Takes the hooks off (dispatcher, `node:http`, a foreign `fetch`). */
+  unhook: () => void
 }
 
 const KEY = Symbol.for('agent-doubles.network-guard')
 
-/**
- * A flag for a fetch's `init` that lets one request pass the guard: record mode's forwarding
- * (SPEC §5.8), which is real traffic by request. The real fetch ignores unknown keys.
- * @internal
- */
-export const PASS_GUARD = Symbol.for('agent-doubles.pass-network-guard')
-
 type Holder = Record<symbol, GuardState | undefined>
+const holder = globalThis as unknown as Holder
 
 function allowReal(): boolean {
   const value = globalThis.process?.env?.[ALLOW_REAL_ENV]?.trim().toLowerCase()
   return value === '1' || value === 'true'
 }
 
-function requestUrl(input: Parameters<Fetch>[0]): URL | undefined {
-  try {
-    if (input instanceof URL) return input
-    if (typeof input === 'string') return new URL(input)
-    return new URL((input as Request).url)
-  } catch {
-    return undefined // not absolute: the real fetch reports it
+/** The absolute http(s) URL a route returned, or the error saying what it returned instead. */
+function routeTarget(target: unknown, url: URL): URL | Error {
+  if (typeof target === 'string') {
+    try {
+      const parsed = new URL(target)
+      if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed
+    } catch {
+      // reported below
+    }
   }
+  return new TypeError(
+    `${PREFIX} installNetworkGuard: option route must return an absolute http(s) URL or undefined, got ${describeValue(target)} for ${url.href}`,
+  )
 }
 
-function requestMethod(input: Parameters<Fetch>[0], init: RequestInit | undefined): string {
-  const method = init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : undefined)
-  return (method ?? 'GET').toUpperCase()
-}
-
-function makeGuarded(state: GuardState): Fetch {
-  return async function guardedFetch(input, init) {
-    // A client keeps the wrapper it took when constructed; after an uninstall and a new install
-    // (the next test file, under Vitest's `isolate: false`) the live installs decide for it too.
-    const installs = ((globalThis as unknown as Holder)[KEY] ?? state).installs
-    const url = installs.length > 0 ? requestUrl(input) : undefined
-    if (!url || !isProviderHost(url.hostname) || (init as Record<symbol, unknown> | undefined)?.[PASS_GUARD] === true) {
-      return state.original(input, init)
-    }
-    const route = installs.findLast((install) => install.route)?.route
-    const target = route?.(url)
-    if (target !== undefined) {
-      // A Request carries its own method, headers and body: copy them onto the new URL.
-      const routed = typeof input === 'object' && !(input instanceof URL) ? new Request(target, input) : target
-      return state.original(routed, init)
-    }
-    if (allowReal()) return state.original(input, init)
-    throw realModelCallError({ method: requestMethod(input, init), url, routing: route !== undefined })
-  }
+/** Whether a request to `url` may leave for the real provider. */
+function mayLeave(state: GuardState, url: URL): boolean {
+  if (!isProviderHost(url.hostname) || allowReal()) return true
+  const host = normalHost(url.hostname)
+  return state.installs.some((install) => install.allow.has(host))
 }
 
 /**
- * Installs the network guard: from now on a `fetch` to a provider host (`providerHosts`)
+ * The guard's decision for one request, from the installs live now (a hook kept after the last
+ * uninstall only passes requests through).
+ */
+function decide(url: URL, method: string): Decision {
+  const state = holder[KEY]
+  if (!state || state.installs.length === 0) return PASS
+  const route = state.installs.findLast((install) => install.route)?.route
+  let target = url
+  if (route) {
+    let returned: unknown
+    try {
+      returned = route(url)
+    } catch (error) {
+      return { action: 'refuse', error: error instanceof Error ? error : new Error(String(error)) }
+    }
+    if (returned !== undefined) {
+      const parsed = routeTarget(returned, url)
+      if (parsed instanceof Error) return { action: 'refuse', error: parsed }
+      target = parsed
+    }
+  }
+  // A route to a provider host is checked like any request: routing is no way around the guard.
+  if (!mayLeave(state, target)) return { action: 'refuse', error: realModelCallError({ method, url: target, routing: route !== undefined }) }
+  return target === url ? PASS : { action: 'route', url: target }
+}
+
+const isHostList = (value: unknown): boolean => Array.isArray(value) && value.every((host) => typeof host === 'string' && host !== '')
+
+/**
+ * Installs the network guard: from now on an HTTP request to a provider host (`providerHosts`)
  * fails at once (nothing is sent) with an error that names the call and how to reach the fake,
- * unless `AGENT_DOUBLES_ALLOW_REAL=1` (read at each request) or a `route` sends it elsewhere.
- * Installing again stacks on the same wrapper; the returned function removes this install, and
- * the last one out puts back the exact fetch that was there.
+ * unless `AGENT_DOUBLES_ALLOW_REAL=1` (read at each request), the host is in `allow`, or a
+ * `route` sends it elsewhere. It catches `fetch` (also one a client captured earlier),
+ * `undici.request`/`undici.fetch`, `http`/`https` `request`/`get` and `http2.connect`.
+ * Installing again stacks; the returned function removes this install, and the last one out
+ * puts back exactly what was there (the global dispatcher, the `node:http`/`node:https`/
+ * `node:http2` functions, a wrapped `fetch`).
  * @example
- * const uninstall = installNetworkGuard()
+ * const uninstall = installNetworkGuard({ route: routeProvidersTo(proxy.url), allow: ['api.groq.com'] })
  * afterAll(uninstall)
- * @throws {TypeError} `options.route` is not a function.
+ * @throws {TypeError} `options.route` is not a function, or `options.allow` not an array of hostnames.
  */
 export function installNetworkGuard(options: NetworkGuardOptions = {}): () => void {
-  checkOptions('installNetworkGuard', options, { route: ['a function (url: URL) => string | undefined', is.function] })
-  const holder = globalThis as unknown as Holder
+  checkOptions('installNetworkGuard', options, {
+    route: ['a function (url: URL) => string | undefined', is.function],
+    allow: ['an array of hostnames', isHostList],
+  })
   let state = holder[KEY]
   if (!state) {
-    const original = globalThis.fetch
-    if (typeof original !== 'function') throw argumentError('installNetworkGuard', 'globalThis.fetch', 'a function', original)
-    const created: GuardState = { original, guarded: original, installs: [] }
-    created.guarded = makeGuarded(created)
-    state = created
+    const unhooks = [hookGlobalDispatcher(decide), hookNodeHttp(decide), hookNodeHttp2(decide), hookForeignFetch(decide)]
+    state = { installs: [], unhook: () => unhooks.reverse().forEach((unhook) => unhook()) }
     holder[KEY] = state
-    globalThis.fetch = state.guarded
   }
-  const install: Install = { route: options.route }
+  const install: Install = { route: options.route, allow: new Set((options.allow ?? []).map(normalHost)) }
   state.installs.push(install)
   const current = state
   let installed = true
@@ -123,14 +140,12 @@ export function installNetworkGuard(options: NetworkGuardOptions = {}): () => vo
     installed = false
     current.installs.splice(current.installs.indexOf(install), 1)
     if (current.installs.length > 0) return
-    // The last install left: the wrapper now only calls through (a client may still hold it).
     if (holder[KEY] === current) delete holder[KEY]
-    // Put the original back unless someone replaced fetch after us; theirs stays theirs.
-    if (globalThis.fetch === current.guarded) globalThis.fetch = current.original
+    current.unhook()
   }
 }
 
 /** Whether the network guard is installed on this global object. @internal */
 export function isNetworkGuardInstalled(): boolean {
-  return (globalThis as unknown as Holder)[KEY] !== undefined
+  return holder[KEY] !== undefined
 }

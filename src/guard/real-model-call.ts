@@ -4,7 +4,6 @@
  * @module
  */
 import { PREFIX } from '../internal/describe.js'
-import { routableProviderHosts } from './provider-hosts.js'
 
 /** The `code` of the error a refused real model call fails with. */
 export const REAL_MODEL_CALL = 'AGENT_DOUBLES_REAL_MODEL_CALL'
@@ -18,13 +17,15 @@ const DOCS = 'https://www.npmjs.com/package/agent-doubles#network-guard'
 export interface RefusedCall {
   method: string
   url: URL
-  /** A route (`interceptProviders`) was on, but does not cover this host. */
+  /** A route (`interceptProviders`) was on, but gave no target for this request. */
   routing: boolean
 }
 
 /**
  * The error for a refused call: an `Error` with `code` {@link REAL_MODEL_CALL}, `method` and
- * `url`. The SDKs wrap it (e.g. `APIConnectionError: Connection error.`) with it as `cause`.
+ * `url`. Node's `fetch` rejects with `TypeError: fetch failed` and it as `cause`, and the SDKs
+ * wrap that in turn (e.g. `APIConnectionError: Connection error.`); `undici.request` rejects
+ * with it, and a `node:http` request emits it as its `'error'`.
  */
 export function realModelCallError({ method, url, routing }: RefusedCall): Error & { code: string; method: string; url: string } {
   const target = `${method} ${url.href}`
@@ -34,7 +35,7 @@ export function realModelCallError({ method, url, routing }: RefusedCall): Error
   ]
   if (routing) {
     lines.push(
-      `interceptProviders routes only ${routableProviderHosts.join(' and ')} to the fake proxy; ${url.hostname} cannot be routed.`,
+      `The route to the fake proxy (interceptProviders) has no target for ${url.host}${url.pathname}: the fake serves no such API.`,
       'Point this client at the fake yourself:',
       '  - pass the fake\'s URL as the client\'s base URL (fakeProxy.url, or the proxy useFakeProxy returned), in the path layout the fake serves (see "Dialects served").',
     )
@@ -46,6 +47,9 @@ export function realModelCallError({ method, url, routing }: RefusedCall): Error
       '  - or route clients that keep the default base URL to the fake: test.override({ fakeProxyOptions: { interceptProviders: true } }) in Vitest, useFakeProxy({ interceptProviders: true }) in Jest.',
     )
   }
-  lines.push(`To call the real model on purpose, set ${ALLOW_REAL_ENV}=1 (read at each request).`, `Docs: ${DOCS}`)
+  lines.push(
+    `To call the real model on purpose, set ${ALLOW_REAL_ENV}=1 (read at each request), or allow the host: installNetworkGuard({ allow: ['${url.hostname}'] }).`,
+    `Docs: ${DOCS}`,
+  )
   return Object.assign(new Error(lines.join('\n')), { name: 'RealModelCallError', code: REAL_MODEL_CALL, method, url: url.href })
 }

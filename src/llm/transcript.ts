@@ -1,6 +1,7 @@
 /**
- * JSONL transcripts (SPEC §4.2): one `{"request": …, "response": …}` turn per line. Parsed
- * once, at load, failing at once with the file and line; compared strictly on replay.
+ * JSONL transcripts (SPEC §4.2): one `{"request": …, "response": …}` turn per line (or
+ * `{"request": …, "providerError": {"name": …}}`, a turn the provider failed, SPEC §10.2).
+ * Parsed once, at load, failing at once with the file and line; compared strictly on replay.
  * @module
  */
 import { readFile } from 'node:fs/promises'
@@ -8,11 +9,13 @@ import type { Message, ModelRequest, ModelResponse } from './types.js'
 import { PREFIX, describeValue } from '../internal/describe.js'
 import { deepCopy } from './helpers.js'
 import { parseModelResponse, type ReplyDraft } from './reply.js'
+import { ProviderError, checkProviderError, type ProviderErrorName } from '../provider-errors.js'
 
 /** One recorded turn: what was asked, what was answered, and where it was written. */
 export interface TranscriptTurn {
   request: ModelRequest
-  response: ReplyDraft
+  /** The answer, or the provider error the turn failed with. */
+  response: ReplyDraft | ProviderError
   /** 1-based line of the transcript the turn was read from. */
   line: number
 }
@@ -78,12 +81,27 @@ function parseLine(text: string, source: string, line: number): TranscriptTurn {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw fail(`a turn must be an object {"request": ..., "response": ...}, got ${describeValue(value)}`)
   }
-  const { request, response } = value as Record<string, unknown>
+  const { request, response, providerError } = value as Record<string, unknown>
   if (request === undefined) throw fail('missing "request"')
-  if (response === undefined) throw fail('missing "response"')
+  if (response === undefined && providerError === undefined) throw fail('missing "response"')
   const problem = requestProblem(request)
   if (problem) throw fail(`request${problem}`)
+  if (providerError !== undefined) return { request: request as ModelRequest, response: parseProviderError(providerError, fail), line }
   return { request: request as ModelRequest, response: parseModelResponse(response, `${where}: response`), line }
+}
+
+/** A `"providerError": {"name", "message"?, "retryAfterS"?}` field as the error it replays. */
+function parseProviderError(value: unknown, fail: (problem: string) => TypeError): ProviderError {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw fail(`"providerError" must be an object {"name": ...}, got ${describeValue(value)}`)
+  }
+  const { name, ...options } = value as Record<string, unknown>
+  try {
+    checkProviderError('providerError', name, options, false)
+  } catch (error) {
+    throw fail((error as Error).message.replace(`${PREFIX} `, ''))
+  }
+  return new ProviderError(name as ProviderErrorName, options)
 }
 
 /** What is wrong with a recorded request, as `<path> <problem>`, or `undefined`. */

@@ -6,7 +6,9 @@
  */
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition } from '../llm/types.js'
 import type { ErrorStyle } from './refusal-answer.js'
+import type { ResponseMemory } from './response-memory.js'
 import type { Dialect, ProxyFeature } from './types.js'
+import type { WireIdKind } from './wire-ids.js'
 
 /** One server-sent event: an optional `event:` name and one line of `data:`. */
 export interface SseFrame {
@@ -20,10 +22,12 @@ export interface EncodeContext {
   request: ModelRequest
   /** The request body as the client sent it (dialects read wire-only options from it). */
   json: Record<string, unknown>
-  /** A per-proxy unique suffix for the ids this answer carries. */
+  /** A per-proxy unique seed for the ids this answer carries (see `wireId`). */
   id: string
   /** Seconds since the epoch, for `created` fields. */
   created: number
+  /** The proxy's remembered Responses, where answers are noted for later requests to point at. */
+  memory?: ResponseMemory
 }
 
 /** Bad input the dialect found while decoding: answered with 400 in the dialect's error shape. */
@@ -45,21 +49,26 @@ interface DialectBase {
   readonly errorStyle: Exclude<ErrorStyle, 'local'>
   /** Features the proxy must report for a request on this route (SPEC §5.3 check 5). */
   readonly needs: readonly ProxyFeature[]
-  /** The request as the neutral model; throws {@link BadRequest} on a body the provider would refuse. */
-  decode(json: Record<string, unknown>): ModelRequest
+  /**
+   * The request as the neutral model; throws {@link BadRequest} on a body the provider would
+   * refuse. `memory` resolves ids of earlier answers (Responses' `previous_response_id`).
+   */
+  decode(json: Record<string, unknown>, memory?: ResponseMemory): ModelRequest
 }
 
 /** A dialect whose answers come from the proxy's brain (an `LLM`). */
 export interface ModelDialect extends DialectBase {
   readonly kind: 'model'
+  /** The format of tool-call ids this wire carries, for ids a double generated. */
+  readonly toolCallIds: WireIdKind
   encodeJson(response: ModelResponse, context: EncodeContext): unknown
   /** SSE frames for `events`, which always end with one `finish` (see {@link withFinish}). */
   encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncIterable<SseFrame>
   /**
-   * The frame that reports an error after a stream has started, as frame number `framesSent`
-   * (Responses numbers its events).
+   * The frames that report an error after a stream has started, from frame number
+   * `framesSent` on (Responses numbers its events), as the provider sends them.
    */
-  streamError(message: string, framesSent: number): SseFrame
+  streamError(message: string, framesSent: number, context: EncodeContext): SseFrame[]
 }
 
 /** What a self-answering dialect knows beyond {@link EncodeContext}. */
@@ -170,6 +179,17 @@ export function requireString(json: Record<string, unknown>, field: string): str
   const value = json[field]
   if (typeof value !== 'string' || value === '') throw new BadRequest(`${field} must be a non-empty string`, field)
   return value
+}
+
+/**
+ * A string field of the wire that may be absent: the string, `''` when absent or null, else
+ * {@link BadRequest} naming `param` (`String()` of a JSON object such as `{"toString":1}`
+ * would throw a TypeError, a crash instead of the client's 400).
+ */
+export function optionalString(value: unknown, param: string): string {
+  if (typeof value === 'string') return value
+  if (value === undefined || value === null) return ''
+  throw new BadRequest(`${param} must be a string, got ${Array.isArray(value) ? 'an array' : typeof value}`, param)
 }
 
 /** Reads an array field, or throws {@link BadRequest} naming it. */

@@ -7,6 +7,7 @@
 import { PREFIX, argumentError, checkOptions, describeValue, is } from '../internal/describe.js'
 import { KIND, kindOf } from '../kinds.js'
 import type { LLM } from '../llm/types.js'
+import { checkProviderError, type ProviderErrorName, type ProviderErrorPlanOptions } from '../provider-errors.js'
 import { isRefusalCode, refusalCodes, type RefusalCode } from '../refusal-codes.js'
 import { registerDouble, unregisterDouble } from '../registry.js'
 import { AgentBook } from './agent-book.js'
@@ -18,7 +19,9 @@ import type { TranscriptStream } from './upstream/transcript-sink.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { checkAgentNames } from './identity.js'
 import { answerNoLane, LaneTable } from './lanes.js'
+import { ResponseMemory } from './response-memory.js'
 import { startServer, type RunningServer } from './server.js'
+import { serverErrorBody } from './server-errors.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
 
 /** Options of `new FakeProxy()`. */
@@ -56,6 +59,12 @@ export interface FakeProxyOptions {
    * @default nothing is recorded
    */
   record?: string | TranscriptStream
+  /**
+   * Check model requests as the providers check them and answer what they would reject with
+   * their 400 (SPEC §10.3); rejected requests are recorded with `status` and `error`.
+   * @default true
+   */
+  validate?: boolean
 }
 
 /** Options of {@link FakeProxy.start}. */
@@ -173,6 +182,7 @@ export class FakeProxy {
       llm: [LLM_EXPECTED, isLLM],
       upstream: ['{ openai?: origin, anthropic?: origin }', () => true],
       record: ['a transcript file path or a writable stream', () => true],
+      validate: ['a boolean', is.boolean],
     })
     validateRecordOptions(OWNER, options.upstream, options.record)
     const agents = checkAgentNames(OWNER, options.agents)
@@ -192,6 +202,7 @@ export class FakeProxy {
       requests: [],
       refusals: [],
       pendingRefusals: [],
+      pendingProviderErrors: [],
       faults: new FaultPlan(),
       reply: undefined,
       // A lane forwards through its proxy's record mode: one transcript per proxy, in order.
@@ -201,6 +212,8 @@ export class FakeProxy {
           ? new RecordMode({ upstream: options.upstream, record: options.record })
           : undefined,
       nextId: () => `${tag}_${(++count).toString().padStart(6, '0')}`,
+      validate: options.validate ?? true,
+      memory: new ResponseMemory(),
     }
     registerDouble(this)
   }
@@ -271,7 +284,7 @@ export class FakeProxy {
     if (this.#server || this.#starting) throw new Error(`${PREFIX} ${OWNER}: start() called while it is running (at ${this.#server?.url ?? 'a port being opened'}); close() it first`)
     this.#starting = true
     try {
-      this.#server = await startServer((req, res) => this.#serve(req, res), options.port)
+      this.#server = await startServer((req, res) => this.#serve(req, res), { port: options.port, errorBody: serverErrorBody })
     } finally {
       this.#starting = false
     }
@@ -298,6 +311,7 @@ export class FakeProxy {
     // Every lane closes with its server: a late request to one is answered 404 by no one.
     for (const entry of [...this.#lanes.entries()]) this.#lanes.remove(entry.id)
     await server?.close()
+    this.#state.memory.clear()
     await this.#state.recordMode?.close()
   }
 
@@ -312,7 +326,8 @@ export class FakeProxy {
   }
 
   /**
-   * Clears records, pending refusals, planned faults and the `reply()` override, and forgets
+   * Clears records, pending refusals, planned faults, the `reply()` override and remembered
+   * Responses (`previous_response_id`), and forgets
    * definitions; keeps running on the same port. The setup entries call it after each test.
    * On a proxy it leaves its lanes alone; each lane resets on its own.
    * @example
@@ -323,8 +338,10 @@ export class FakeProxy {
     state.requests.length = 0
     state.refusals.length = 0
     state.pendingRefusals.length = 0
+    state.pendingProviderErrors.length = 0
     state.faults.clear()
     state.reply = undefined
+    state.memory.clear()
     state.book.reset()
   }
 
@@ -426,6 +443,22 @@ export class FakeProxy {
     const times = options.times ?? 1
     if (!Number.isInteger(times) || times < 1) throw new RangeError(`${PREFIX} ${OWNER} refuse(): times must be an integer of at least 1, got ${describeValue(times)}`)
     this.#state.pendingRefusals.push({ code, remaining: times, message: options.message, hint: options.hint })
+    return this
+  }
+
+  /**
+   * Answers the next model requests with provider error `name`, as the real provider sends it
+   * on the request's wire: status, body and retry headers, so each SDK throws and retries as it
+   * does against the real API (SPEC §10.2). Each answer is recorded in `requests` with `status`
+   * and `error`. `timeout` answers nothing until the client gives up (`close()` still ends it).
+   * @example
+   * proxy.providerError('rate_limit', { times: 2 }) // two 429s, then the brain answers
+   * @throws {TypeError} `name` is unknown (the message lists the valid ones) or an option is bad.
+   */
+  providerError(name: ProviderErrorName, options: ProviderErrorPlanOptions = {}): this {
+    checkProviderError(`${OWNER} providerError()`, name, options, true)
+    const { times = 1, message, retryAfterS } = options
+    this.#state.pendingProviderErrors.push({ name, remaining: times, message, retryAfterS })
     return this
   }
 

@@ -6,20 +6,28 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { LLM, ModelRequest, StreamEvent } from '../llm/types.js'
+import { isProviderError, type ProviderErrorName } from '../provider-errors.js'
 import { isProxyError } from '../proxy-error.js'
 import type { RefusalCode } from '../refusal-codes.js'
 import type { AgentBook } from './agent-book.js'
 import type { RecordMode } from './record-mode.js'
 import { handleAgentApi } from './agent-api.js'
 import { checkModelRequestDetail } from './checks.js'
-import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFinish, type EncodeContext, type ModelDialect } from './dialect.js'
+import { BadRequest, LLM_ERROR_PREFIX, asModelResponse, inputErrorBody, withFinish, type EncodeContext, type ModelDialect, type SseFrame } from './dialect.js'
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from './identity.js'
+import { providerErrorAnswer } from './provider-error-answer.js'
+import { providerHeaders, requestIdKind } from './provider-headers.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
-import { errorStyleForPath, findRoute, isAgentApiPath } from './routes.js'
+import { errorStyleFor, findRoute, isAgentApiPath } from './routes.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
+import type { ResponseMemory } from './response-memory.js'
 import { readBody } from './server.js'
-import { writeSse } from './sse.js'
+import { closed, writeSse } from './sse.js'
+import { renameToolCallEvents, renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
+import { INVALID_REQUEST, rejectionBody, validateRequest } from './validate/index.js'
 import type { FakeRequest, ProxyFeature, Refusal } from './types.js'
+import { wireId } from './wire-ids.js'
 
 /** A refusal planned with `proxy.refuse()`. */
 export interface PendingRefusal {
@@ -27,6 +35,14 @@ export interface PendingRefusal {
   remaining: number
   message?: string
   hint?: string
+}
+
+/** A provider error planned with `proxy.providerError()`. */
+export interface PendingProviderError {
+  name: ProviderErrorName
+  remaining: number
+  message?: string
+  retryAfterS?: number
 }
 
 /** A fixed answer planned with `proxy.reply()`. */
@@ -49,12 +65,17 @@ export interface ProxyState {
   readonly requests: FakeRequest[]
   readonly refusals: Refusal[]
   readonly pendingRefusals: PendingRefusal[]
+  readonly pendingProviderErrors: PendingProviderError[]
   readonly faults: FaultPlan
   reply: ReplyPlan | undefined
   /** Set in record mode: model requests of a dialect with an upstream are forwarded to it. */
   readonly recordMode: RecordMode | undefined
-  /** A fresh id, unique within this proxy, for `x-request-id` and the answer's ids. */
+  /** A fresh seed, unique within this proxy, for the request id and the answer's ids (see `wireId`). */
   nextId(): string
+  /** Whether requests are checked as the providers check them (SPEC §10.3). */
+  readonly validate: boolean
+  /** The Responses this proxy answered, for `previous_response_id` and `item_reference`. */
+  readonly memory: ResponseMemory
 }
 
 /**
@@ -68,18 +89,24 @@ const DOUBLE_FAULT = { 'x-should-retry': 'false', 'retry-after-ms': '1' }
 /** Handles one HTTP request; never rejects for a request's own faults. */
 export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: ProxyState): Promise<void> {
   const id = state.nextId()
-  const requestId = `req_${id}`
+  const started = Date.now()
+  const now = Math.floor(started / 1000)
   const method = (req.method ?? 'GET').toUpperCase()
   const path = pathOf(req.url)
+
+  // Route; the answer's request id and headers take the format of the provider it speaks for.
+  const agentApi = isAgentApiPath(path)
+  const route = agentApi ? undefined : findRoute(path)
+  const style = route ? route.dialect.errorStyle : errorStyleFor(path, req.headers)
+  const requestId = style === 'local' ? `req_${id}` : wireId(requestIdKind(style), id)
+  for (const [name, value] of Object.entries(providerHeaders(style, now))) res.setHeader(name, value)
   const send = (status: number, body: unknown, headers: Record<string, string> = {}): void =>
     sendJson(res, requestId, status, JSON.stringify(body), headers)
 
-  // Route.
-  if (isAgentApiPath(path)) return serveAgentApi(req, state, { method, path, send })
-  const route = findRoute(path)
+  if (agentApi) return serveAgentApi(req, state, { method, path, send })
   if (!route) {
     req.resume()
-    return send(404, inputErrorBody(errorStyleForPath(path), 404, `no route for ${method} ${path}`))
+    return send(404, inputErrorBody(style, 404, `no route for ${method} ${path}`))
   }
   const { dialect } = route
   if (method !== route.method) {
@@ -91,12 +118,18 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const parsed = await readJson(req, method === 'POST')
   if (parsed.kind === 'aborted') return
   if (parsed.kind === 'error') return send(parsed.status, inputErrorBody(dialect.errorStyle, parsed.status, parsed.message))
+  const json = parsed.json ?? {}
+  // Checked as the provider checks it, unless record mode sends it to the provider itself.
+  const forwarding = !state.reply && state.recordMode?.originFor(dialect.id) !== undefined
+  const violation = state.validate && !forwarding ? validateRequest(dialect.id, json, state.memory) : undefined
   let request: ModelRequest
   try {
-    request = dialect.decode(parsed.json ?? {})
+    request = dialect.decode(json, state.memory)
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
-    return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+    if (!violation) return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+    // Rejected anyway: recorded with what can be read of it.
+    request = { model: typeof json.model === 'string' ? json.model : '', messages: [], stream: json.stream === true }
   }
 
   // Identity.
@@ -135,9 +168,22 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const pending = modelTraffic ? takePendingRefusal(state.pendingRefusals) : undefined
   if (pending) return refuse(pending.code, pending)
 
+  // What the provider would reject: its 400, recorded.
+  if (violation) {
+    const error = { type: INVALID_REQUEST, code: violation.code, param: violation.param, message: violation.message }
+    state.requests.push({ ...record, status: 400, error })
+    return send(400, rejectionBody(dialect.errorStyle, violation, requestId))
+  }
+
   // Answer, and record.
   state.requests.push(record)
-  const context: EncodeContext = { request, json: parsed.json ?? {}, id, created: Math.floor(Date.now() / 1000) }
+  const context: EncodeContext = { request, json, id, created: now, memory: state.memory }
+  // The time "processing" took, as OpenAI reports it: what the fake spent before answering.
+  if (style === 'openai') res.setHeader('openai-processing-ms', String(Date.now() - started))
+  const answerProviderError = (planned: { name: ProviderErrorName; message?: string; retryAfterS?: number }): Promise<void> =>
+    sendProviderError(res, record, planned, { dialect, requestId, model: record.model, now })
+  const plannedError = modelTraffic ? takePendingProviderError(state.pendingProviderErrors) : undefined
+  if (plannedError) return answerProviderError(plannedError)
   // Forwarded requests answer with the upstream's bytes: faults wait for one the fake answers.
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   const fault = modelTraffic && !forwarded ? state.faults.take() : undefined
@@ -150,6 +196,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const answer = { res, requestId, style: dialect.errorStyle, fault }
   if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
   if (forwarded && state.recordMode) {
+    // A forwarded answer carries the upstream's headers, not the fake's.
+    for (const name of res.getHeaderNames()) res.removeHeader(name)
     const input = {
       dialect: dialect.id,
       method,
@@ -171,22 +219,53 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   }
   const llm = state.brain()
   const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
-  const onBrainError = (error: unknown): void => {
+  const onBrainError = (error: unknown): void | Promise<void> => {
     if (isProxyError(error)) {
       withdraw()
       return refuse(error.code, { message: error.message, hint: error.hint })
     }
+    if (isProviderError(error)) {
+      return answerProviderError({ name: error.errorName, message: error.customMessage ? error.message : undefined, retryAfterS: error.retryAfterS })
+    }
+    if (error instanceof BadRequest) {
+      // The request asked for what cannot be answered (a schema too big to fill): the 400 the
+      // provider would give, recorded like any rejected request.
+      record.status = 400
+      record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
+      return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))
+    }
     send(500, inputErrorBody(dialect.errorStyle, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`), DOUBLE_FAULT)
   }
-  if (request.stream) return answerStream(answer, dialect, brain, context, record, onBrainError)
+  const rename = toolCallIdRenamer(dialect.toolCallIds, id)
+  if (request.stream) return answerStream(answer, dialect, brain, context, record, { rename, onBrainError })
   let response
   try {
-    response = asModelResponse(await brain.generate(request))
+    response = asModelResponse(renameToolCalls(await brain.generate(request), rename))
   } catch (error) {
     return onBrainError(error)
   }
   record.response = response
   return writeJson(answer, 200, dialect.encodeJson(response, context))
+}
+
+/**
+ * Answers with a provider error and records it. `timeout` answers nothing: the request waits
+ * until the client gives up or `close()` cuts it (no timer is involved).
+ */
+async function sendProviderError(
+  res: ServerResponse,
+  record: FakeRequest,
+  planned: { name: ProviderErrorName; message?: string; retryAfterS?: number },
+  detail: { dialect: { id: FakeRequest['dialect'] }; requestId: string; model: string | undefined; now: number },
+): Promise<void> {
+  if (planned.name === 'timeout') {
+    record.error = { name: 'timeout', type: 'timeout', code: null, param: null, message: planned.message ?? 'no answer: the request timed out' }
+    return closed(res)
+  }
+  const answer = providerErrorAnswer(planned.name, detail.dialect.id, { ...planned, requestId: detail.requestId, model: detail.model, now: detail.now })
+  record.status = answer.status
+  record.error = answer.error
+  sendJson(res, detail.requestId, answer.status, JSON.stringify(answer.body), answer.headers)
 }
 
 /** Where an answer goes, and the fault (if any) planned for it. */
@@ -203,23 +282,40 @@ async function answerStream(
   brain: LLM,
   context: EncodeContext,
   record: FakeRequest,
-  onBrainError: (error: unknown) => void,
+  handlers: { rename: (id: string) => string; onBrainError: (error: unknown) => void | Promise<void> },
 ): Promise<void> {
   // Pull the first event before answering, so an error at the start (a refusal from a
   // ScriptedLLM, say) is a proper HTTP status the clients read and retry, not a broken stream.
   let events: AsyncIterator<StreamEvent>
   let first: IteratorResult<StreamEvent>
   try {
-    events = withFinish(brain.stream(context.request), context.request.model)[Symbol.asyncIterator]()
+    events = renameToolCallEvents(withFinish(brain.stream(context.request), context.request.model), handlers.rename)[Symbol.asyncIterator]()
     first = await events.next()
   } catch (error) {
-    return onBrainError(error)
+    return handlers.onBrainError(error)
   }
-  const frames = dialect.encodeStream(recording(first, events, record), context)
+  const frames = withStreamError(dialect, dialect.encodeStream(recording(first, events, record), context), context)
   await writeSse(answer.res, answer.requestId, frames, {
     fault: answer.fault,
-    onError: (error, framesSent) => dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent),
+    // Unreachable in practice: withStreamError turns failures into the dialect's own frames.
+    onError: (error, framesSent) => dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context)[0],
   })
+}
+
+/**
+ * `frames`, ending with the frames the provider sends for a failure (Responses: `error` then
+ * `response.failed`) when the brain or the encoder throws once the stream has started.
+ */
+async function* withStreamError(dialect: ModelDialect, frames: AsyncIterable<SseFrame>, context: EncodeContext): AsyncGenerator<SseFrame> {
+  let sent = 0
+  try {
+    for await (const frame of frames) {
+      yield frame
+      sent++
+    }
+  } catch (error) {
+    yield* dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, sent, context)
+  }
 }
 
 /** The brain's events, first one included, noting the final response on the record. */
@@ -309,6 +405,9 @@ async function readJson(req: IncomingMessage, expectJson: boolean): Promise<Pars
   if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     return { kind: 'error', status: 415, message: `content-type must be application/json, got ${JSON.stringify(type)}` }
   }
+  if (nestsDeeperThan(body)) {
+    return { kind: 'error', status: 400, message: `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }
+  }
   let json: unknown
   try {
     json = JSON.parse(Buffer.from(body).toString('utf8'))
@@ -319,6 +418,14 @@ async function readJson(req: IncomingMessage, expectJson: boolean): Promise<Pars
     return { kind: 'error', status: 400, message: 'request body must be a JSON object' }
   }
   return { kind: 'ok', body, json: json as Record<string, unknown> }
+}
+
+/** The next pending provider error, consuming one of its times. */
+function takePendingProviderError(pending: PendingProviderError[]): PendingProviderError | undefined {
+  const next = pending[0]
+  if (!next) return undefined
+  if (--next.remaining <= 0) pending.shift()
+  return next
 }
 
 /** The next pending refusal, consuming one of its times. */

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { inputErrorBody } from './dialect.js'
 import type { ProxyState } from './handle-request.js'
-import { errorStyleForPath, findRoute } from './routes.js'
+import { errorStyleFor, findRoute } from './routes.js'
 
 /** One open lane, as the server sees it. */
 export interface LaneEntry {
@@ -100,7 +100,7 @@ export class LaneTable {
 export function answerNoLane(req: IncomingMessage, res: ServerResponse, choice: Exclude<LaneChoice, { kind: 'lane' }>): void {
   req.resume()
   const path = pathOf(choice.url)
-  const style = findRoute(path)?.dialect.errorStyle ?? headerStyle(req) ?? errorStyleForPath(path)
+  const style = findRoute(path)?.dialect.errorStyle ?? errorStyleFor(path, req.headers)
   const status = choice.kind === 'closed' ? 404 : 409
   const message =
     choice.kind === 'closed'
@@ -110,10 +110,6 @@ export function answerNoLane(req: IncomingMessage, res: ServerResponse, choice: 
   if (res.headersSent || res.destroyed) return
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'x-should-retry': 'false' })
   res.end(text)
-}
-
-function headerStyle(req: IncomingMessage): 'anthropic' | undefined {
-  return req.headers['anthropic-version'] !== undefined || req.headers['x-api-key'] !== undefined ? 'anthropic' : undefined
 }
 
 function pathOf(url: string): string {

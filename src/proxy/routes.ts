@@ -42,8 +42,13 @@ export function isAgentApiPath(path: string): boolean {
   return path === '/viper' || path.startsWith('/viper/')
 }
 
-/** The error shape for a path no route serves: guessed from the path, so each client reads its own. */
-export function errorStyleForPath(path: string): ErrorStyle {
+/**
+ * The error shape for a path no route serves, so each client reads its own: Anthropic's when
+ * the request carries `anthropic-version` or `x-api-key` (as Anthropic's clients always do) or
+ * the path is Anthropic's, else OpenAI's.
+ */
+export function errorStyleFor(path: string, headers: Readonly<Record<string, string | string[] | undefined>> = {}): ErrorStyle {
   if (isAgentApiPath(path)) return 'local'
+  if (headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined) return 'anthropic'
   return /(^|\/)messages(\/|$)|^\/v1\/complete/.test(path) ? 'anthropic' : 'openai'
 }

@@ -4,14 +4,30 @@
  * reader with a size limit.
  * @module
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 
 /** The largest request body the proxy reads (32 MiB); larger ones are answered with 413. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024
 
-/** Handles one request; a rejection is answered with a bare 500 (the handler should not reject). */
+/** Handles one request; a rejection is answered with a JSON 500 (the handler should not reject). */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>
+
+/**
+ * The JSON body of an answer the server writes by itself (an HTTP-level fault, a handler that
+ * rejected). `head` is the start of the raw request when the server has it (a fault) and the
+ * request line plus header names otherwise, so the body can take the route's own error shape.
+ */
+export type ErrorBodyFor = (status: number, message: string, head: string) => unknown
+
+/** What the server needs besides the handler. */
+export interface ServerOptions {
+  /** The port on 127.0.0.1; 0 takes a free one. @default 0 */
+  port?: number
+  /** Builds the body of the answers the server writes by itself. @default OpenAI's error shape */
+  errorBody?: ErrorBodyFor
+}
 
 /** A listening server. */
 export interface RunningServer {
@@ -21,21 +37,19 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** Listens on `port` of 127.0.0.1 (0, the default, takes a free port). */
-export async function startServer(handler: RequestHandler, port = 0): Promise<RunningServer> {
+/** Listens on a port of 127.0.0.1 (a free one unless `options.port` names one). */
+export async function startServer(handler: RequestHandler, options: ServerOptions = {}): Promise<RunningServer> {
+  const { port = 0, errorBody = openaiShape } = options
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
-    handler(req, res).catch((error: unknown) => answerCrash(res, error))
+    handler(req, res).catch((error: unknown) => answerCrash(req, res, error, errorBody))
   })
   server.on('connection', (socket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
-  // A client that sends garbage must not take the server down.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
-    else socket.destroy()
-  })
+  // A client that sends garbage must not take the server down, and gets JSON it can read.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => answerClientError(error, socket, errorBody))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, '127.0.0.1', () => {
@@ -55,14 +69,51 @@ export async function startServer(handler: RequestHandler, port = 0): Promise<Ru
   }
 }
 
-function answerCrash(res: ServerResponse, error: unknown): void {
-  if (res.headersSent) {
+/** The OpenAI error shape: what a fault gets when nothing tells its route. */
+function openaiShape(status: number, message: string): unknown {
+  return { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null } }
+}
+
+/**
+ * A bug of the fake itself: 500 with `x-should-retry: false`, since sending the same request
+ * again meets the same bug (without it the Anthropic SDK resends it three times).
+ */
+function answerCrash(req: IncomingMessage, res: ServerResponse, error: unknown, errorBody: ErrorBodyFor): void {
+  if (res.headersSent || res.destroyed) {
     res.destroy()
     return
   }
-  const message = `[agent-doubles] FakeProxy crashed on this request: ${error instanceof Error ? error.message : String(error)}`
-  res.writeHead(500, { 'content-type': 'application/json' })
-  res.end(JSON.stringify({ error: { message, type: 'server_error', param: null, code: 'internal_error' } }))
+  const message = `[agent-doubles] FakeProxy crashed on this request (a bug of agent-doubles): ${error instanceof Error ? error.message : String(error)}`
+  const head = `${req.method ?? 'GET'} ${req.url ?? '/'}\r\n${Object.keys(req.headers).map((name) => `${name}:`).join('\r\n')}`
+  const text = JSON.stringify(errorBody(500, message, head))
+  res.writeHead(500, { 'content-type': 'application/json', 'x-should-retry': 'false', 'content-length': String(Buffer.byteLength(text)) })
+  res.end(text)
+}
+
+/** Node's parser errors, as the HTTP status and the words a client reads. */
+const clientFaults: Readonly<Record<string, [status: number, message: string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'request headers are too large (more than 16 KiB) or too many'],
+  HPE_INVALID_METHOD: [400, 'the request method is not a valid HTTP method token'],
+  HPE_INVALID_CHUNK_SIZE: [400, 'a chunk size of the chunked request body is invalid'],
+  HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'the request has both Content-Length and Transfer-Encoding, or conflicting lengths'],
+  HPE_INVALID_CONTENT_LENGTH: [400, 'the Content-Length header is invalid or given twice with different values'],
+  HPE_INVALID_TRANSFER_ENCODING: [400, 'the Transfer-Encoding header is invalid'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request took too long to arrive'],
+}
+
+function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, errorBody: ErrorBodyFor): void {
+  // A reset, or a socket already answered: nothing can be written.
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const [status, what] = clientFaults[error.code ?? ''] ?? [400, 'the request is not valid HTTP/1.1']
+  const head = error.rawPacket ? error.rawPacket.subarray(0, 8192).toString('latin1') : ''
+  const text = JSON.stringify(errorBody(status, `[agent-doubles] FakeProxy: ${what} (${error.code ?? error.message})`, head))
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json\r\n` +
+      `x-should-retry: false\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  )
 }
 
 /** What reading a request body gave. */

@@ -44,6 +44,10 @@ export interface FakeRequest {
   request: ModelRequest
   /** The neutral answer the proxy gave, once it was produced (absent for `reply()` and failures). */
   response?: ModelResponse
+  /** The HTTP status of an error answer (a provider error, a rejected request). */
+  status?: number
+  /** The error the request was answered with, in the provider's terms (`name` for provider errors). */
+  error?: { name?: string; type: string; code?: string | null; param?: string | null; message: string }
 }
 
 /** One refusal, as recorded. */

@@ -1,33 +1,81 @@
-// A stand-in for the real fetch under the guard: it records every call and never lets one leave
-// the machine (anything but 127.0.0.1 rejects), so a guard bug cannot reach a real provider.
+import { Agent, Dispatcher, MockAgent } from 'undici'
+
+// A stand-in for the network under the guard: set as undici's global dispatcher before the guard
+// wraps it, it records every request that got past the guard and never lets one leave the
+// machine (anything but 127.0.0.1 is answered by `answer` or fails), so a guard bug cannot
+// reach a real provider.
 export interface SafetyNet {
-  /** `METHOD URL` of every call that reached the "real" fetch. */
+  /** `METHOD URL` of every request that reached the network. */
   calls: string[]
-  /** The stand-in, set as `globalThis.fetch` by `installSafetyNet`. */
-  fetch: typeof globalThis.fetch
-  /** Puts the real fetch back. */
-  restore(): void
+  /** The stand-in dispatcher, global until `restore`. */
+  dispatcher: Dispatcher
+  /** Puts the dispatcher that was global back and closes the net's sockets. */
+  restore(): Promise<void>
 }
 
-export function installSafetyNet(answer?: (url: URL, request: Request) => Response | Promise<Response>): SafetyNet {
-  const real = globalThis.fetch
-  const calls: string[] = []
-  const net: typeof globalThis.fetch = async (input, init) => {
-    const request = new Request(input, init)
-    const url = new URL(request.url)
-    calls.push(`${request.method} ${url.href}`)
-    if (answer) return answer(url, request)
-    if (url.hostname !== '127.0.0.1') throw new Error(`safety net: the test tried to reach ${url.href}`)
-    return real(input, init)
+const KEYS = [Symbol.for('undici.globalDispatcher.1'), Symbol.for('undici.globalDispatcher.2')]
+type Holder = Record<symbol, Dispatcher | undefined>
+
+export interface NetAnswer {
+  status: number
+  body: string
+}
+
+class NetDispatcher extends Dispatcher {
+  readonly loopback = new Agent()
+  readonly mock = new MockAgent()
+  readonly answered = new Set<string>()
+
+  constructor(
+    readonly calls: string[],
+    readonly answer: NetAnswer | undefined,
+  ) {
+    super()
+    this.mock.disableNetConnect()
   }
-  globalThis.fetch = net
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const url = new URL(`${String(options.origin)}${options.path}`)
+    this.calls.push(`${options.method} ${url.href}`)
+    if (url.hostname === '127.0.0.1') return this.loopback.dispatch(options, handler)
+    if (this.answer && !this.answered.has(url.origin)) {
+      this.answered.add(url.origin)
+      const { status, body } = this.answer
+      this.mock.get(url.origin).intercept({ path: () => true, method: () => true }).reply(status, body, { headers: { 'content-type': 'application/json' } }).persist()
+    }
+    return this.mock.dispatch(options, handler)
+  }
+
+  override close(): Promise<void> {
+    return Promise.all([this.loopback.close(), this.mock.close()]).then(() => undefined)
+  }
+
+  override destroy(): Promise<void> {
+    return Promise.all([this.loopback.destroy(), this.mock.close()]).then(() => undefined)
+  }
+}
+
+export function installSafetyNet(answer?: NetAnswer): SafetyNet {
+  const holder = globalThis as unknown as Holder
+  const saved = KEYS.map((key) => holder[key])
+  const calls: string[] = []
+  const net = new NetDispatcher(calls, answer)
+  for (const key of KEYS) holder[key] = net
   return {
     calls,
-    fetch: net,
-    restore: () => {
-      globalThis.fetch = real
+    dispatcher: net,
+    restore: async () => {
+      KEYS.forEach((key, index) => {
+        holder[key] = saved[index]
+      })
+      await net.destroy()
     },
   }
+}
+
+/** The global dispatcher now (what Node's fetch runs on). */
+export function globalDispatcher(): unknown {
+  return (globalThis as unknown as Holder)[KEYS[0] as symbol]
 }
 
 const clientEnv = ['OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL'] as const

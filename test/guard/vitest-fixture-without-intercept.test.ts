@@ -3,13 +3,14 @@
 import { expect } from 'vitest'
 import { test } from '../../fixtures/vitest.js'
 import { isNetworkGuardInstalled } from '../../src/guard/network-guard.js'
+import { globalDispatcher } from './helpers.js'
 
-const fetchAtLoad = globalThis.fetch
+const dispatcherAtLoad = globalDispatcher()
 
 test.override({ fakeProxyOptions: { interceptProviders: false } })
 
 test('the fakeProxy fixture with interceptProviders: false installs no guard', ({ fakeProxy }) => {
   expect(fakeProxy.url).toMatch(/^http:\/\/127\.0\.0\.1:/)
   expect(isNetworkGuardInstalled()).toBe(false)
-  expect(globalThis.fetch).toBe(fetchAtLoad)
+  expect(globalDispatcher()).toBe(dispatcherAtLoad)
 })

@@ -31,7 +31,7 @@ test('the guard is on from the moment the setup entry loads', () => {
 test('a client built at module level fails with the guard error', async () => {
   expect(moduleLevelClient.baseURL).toBe('https://api.openai.com/v1')
   await expect(moduleLevelClient.models.list()).rejects.toMatchObject({
-    cause: { code: REAL_MODEL_CALL, message: expect.stringContaining('A real model was called: GET https://api.openai.com/v1/models') },
+    cause: { cause: { code: REAL_MODEL_CALL, message: expect.stringContaining('A real model was called: GET https://api.openai.com/v1/models') } },
   })
   expect(netAtLoad.calls).toEqual([])
 })

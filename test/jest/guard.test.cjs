@@ -1,33 +1,21 @@
 // The network guard of agent-doubles/jest/setup (installed at load, in this file's sandbox), and
-// useFakeProxy({ interceptProviders: true }), with the real SDK clients at their default URLs.
+// useFakeProxy({ interceptProviders: true }), with real clients built at module level — before
+// any route — at their default URLs. Jest runs this file in a vm sandbox whose fetch belongs to
+// the main realm: the guard wraps that fetch, and hooks this sandbox's undici and node:http(s).
+const http = require('node:http')
+const https = require('node:https')
 const OpenAI = require('openai')
 const { Anthropic } = require('@anthropic-ai/sdk')
+const { openai } = require('@ai-sdk/openai')
+const { generateText } = require('ai')
+const undici = require('undici')
 const { useFakeProxy } = require('agent-doubles/jest')
 
-const GUARD = Symbol.for('agent-doubles.network-guard')
 const REAL_MODEL_CALL = 'AGENT_DOUBLES_REAL_MODEL_CALL'
-
-// A safety net goes under the setup entry's guard (in place of the fetch it calls through to):
-// it records every call, answers the provider hosts itself and lets only 127.0.0.1 through, so
-// nothing here can reach a real provider even if the guard were broken.
-const state = globalThis[GUARD]
-const realFetch = state.original
-const netCalls = []
-const net = async (input, init) => {
-  const request = new Request(input, init)
-  netCalls.push(`${request.method} ${request.url}`)
-  if (new URL(request.url).hostname === '127.0.0.1') return realFetch(input, init)
-  return new Response(JSON.stringify({ object: 'list', data: [] }), { headers: { 'content-type': 'application/json' } })
-}
-state.original = net
-afterAll(() => {
-  state.original = realFetch
-  if (globalThis.fetch === net) globalThis.fetch = realFetch
-})
+const messages = [{ role: 'user', content: 'hi' }]
 
 // Runs `build` with OPENAI_BASE_URL and ANTHROPIC_BASE_URL unset (clients then take their real,
-// default URLs), putting both back before returning — inside the test, so the hooks that set
-// them for useFakeProxy restore them in their own order.
+// default URLs), putting both back before returning.
 function withDefaultBaseUrls(build) {
   const saved = { OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, ANTHROPIC_BASE_URL: process.env.ANTHROPIC_BASE_URL }
   for (const name of Object.keys(saved)) delete process.env[name]
@@ -40,84 +28,115 @@ function withDefaultBaseUrls(build) {
     }
   }
 }
-afterEach(() => {
-  delete process.env.AGENT_DOUBLES_ALLOW_REAL
-  netCalls.length = 0
-})
 
 const moduleLevelClient = withDefaultBaseUrls(() => new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }))
+const moduleLevelAnthropic = withDefaultBaseUrls(() => new Anthropic({ apiKey: 'sk-ant-test', maxRetries: 0 }))
+
+// Every name resolves to 127.0.0.1: a node:http request that got past the guard stays here.
+const lookups = []
+function lookup(hostname, options, callback) {
+  lookups.push(hostname)
+  if (options && options.all) callback(null, [{ address: '127.0.0.1', family: 4 }])
+  else callback(null, '127.0.0.1', 4)
+}
+
+function send(fn, url, options, body) {
+  return new Promise((resolve, reject) => {
+    const req = fn(url, options, (res) => {
+      const chunks = []
+      res.on('data', (chunk) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }))
+    })
+    req.on('error', reject)
+    if (!req.writableEnded) req.end(body)
+  })
+}
+
+const savedKey = process.env.OPENAI_API_KEY
+beforeAll(() => {
+  process.env.OPENAI_API_KEY = 'sk-test' // the AI SDK provider reads it at each call
+})
+afterAll(() => {
+  if (savedKey === undefined) delete process.env.OPENAI_API_KEY
+  else process.env.OPENAI_API_KEY = savedKey
+})
+afterEach(() => {
+  delete process.env.AGENT_DOUBLES_ALLOW_REAL
+  lookups.length = 0
+})
 
 describe('the guard of agent-doubles/jest/setup', () => {
-  test('is installed on this file\'s globalThis.fetch from load', () => {
-    expect(globalThis.fetch).toBe(state.guarded)
+  test('a client built at module level fails at once with the guard error under fetch failed', async () => {
     expect(moduleLevelClient.baseURL).toBe('https://api.openai.com/v1')
-  })
-
-  test('a client built at module level fails at once with the guard error; nothing is sent', async () => {
-    const error = await moduleLevelClient.chat.completions
-      .create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] })
-      .catch((e) => e)
+    const error = await moduleLevelClient.chat.completions.create({ model: 'gpt-5', messages }).catch((e) => e)
     expect(error).toBeInstanceOf(OpenAI.APIConnectionError)
-    expect(error.cause.code).toBe(REAL_MODEL_CALL)
-    expect(error.cause.message).toMatch(/^\[agent-doubles\] A real model was called: POST https:\/\/api\.openai\.com\/v1\/chat\/completions\n/)
-    expect(error.cause.message).toContain('AGENT_DOUBLES_ALLOW_REAL=1')
-    expect(error.cause.message).toContain('useFakeProxy({ interceptProviders: true })')
-    expect(netCalls).toEqual([])
+    expect(error.cause.message).toBe('fetch failed')
+    expect(error.cause.cause.code).toBe(REAL_MODEL_CALL)
+    expect(error.cause.cause.message).toMatch(/^\[agent-doubles\] A real model was called: POST https:\/\/api\.openai\.com\/v1\/chat\/completions\n/)
+    expect(error.cause.cause.message).toContain('AGENT_DOUBLES_ALLOW_REAL=1')
+    expect(error.cause.cause.message).toContain('useFakeProxy({ interceptProviders: true })')
   })
 
-  test('an Anthropic client with the default base URL fails the same way', async () => {
-    const client = withDefaultBaseUrls(() => new Anthropic({ apiKey: 'sk-ant-test', maxRetries: 0 }))
-    await expect(
-      client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
-    ).rejects.toMatchObject({ cause: { code: REAL_MODEL_CALL, method: 'POST', url: 'https://api.anthropic.com/v1/messages' } })
-    expect(netCalls).toEqual([])
+  test('the module-level AI SDK provider, undici.request and https.request are refused too', async () => {
+    await expect(generateText({ model: openai('gpt-5'), prompt: 'hi', maxRetries: 0 })).rejects.toThrow(
+      'A real model was called: POST https://api.openai.com/v1/responses',
+    )
+    await expect(undici.request('https://api.anthropic.com/v1/messages', { method: 'POST', body: '{}' })).rejects.toMatchObject({
+      code: REAL_MODEL_CALL,
+      url: 'https://api.anthropic.com/v1/messages',
+    })
+    await expect(send(https.request, 'https://api.openai.com/v1/models', { lookup })).rejects.toMatchObject({ code: REAL_MODEL_CALL })
+    expect(lookups).toEqual([])
   })
 
-  test('AGENT_DOUBLES_ALLOW_REAL=1, set in the test, lets the request through to the original fetch', async () => {
-    process.env.AGENT_DOUBLES_ALLOW_REAL = '1'
-    const list = await moduleLevelClient.models.list()
-    expect(list.data).toEqual([])
-    expect(netCalls).toEqual(['GET https://api.openai.com/v1/models'])
+  test('AGENT_DOUBLES_ALLOW_REAL=1, set in the test, lets a request through', async () => {
+    const server = http.createServer((req, res) => res.end(`reached ${req.headers.host}${req.url}`))
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = server.address().port
+      await expect(send(http.get, `http://api.openai.com:${port}/v1/models`, { lookup })).rejects.toMatchObject({ code: REAL_MODEL_CALL })
+      process.env.AGENT_DOUBLES_ALLOW_REAL = '1'
+      const sent = await send(http.get, `http://api.openai.com:${port}/v1/models`, { lookup })
+      expect(sent.body).toBe(`reached api.openai.com:${port}/v1/models`)
+      expect(lookups).toEqual(['api.openai.com'])
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 })
 
 describe('useFakeProxy({ interceptProviders: true })', () => {
   const proxy = useFakeProxy({ interceptProviders: true })
 
-  test('default-URL clients reach the fake proxy', async () => {
-    const openai = withDefaultBaseUrls(() => new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }))
-    const anthropic = withDefaultBaseUrls(() => new Anthropic({ apiKey: 'sk-ant-test', maxRetries: 0 }))
-    expect([openai.baseURL, anthropic.baseURL]).toEqual(['https://api.openai.com/v1', 'https://api.anthropic.com'])
-    const completion = await openai.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] })
+  test('clients built at module level, before the route, reach the fake', async () => {
+    const completion = await moduleLevelClient.chat.completions.create({ model: 'gpt-5', messages })
     expect(typeof completion.choices[0].message.content).toBe('string')
-    expect(proxy).toHaveReceivedRequests(1)
-    await anthropic.messages.create({
-      model: 'claude-sonnet-4-6',
-      max_tokens: 16,
-      messages: [{ role: 'user', content: 'hi' }],
-    })
-    expect(proxy).toHaveReceivedRequests(2)
-    expect(proxy).toHaveReceivedRequest({ path: '/v1/messages' })
-    expect(netCalls).toEqual([`POST ${proxy.url}/v1/chat/completions`, `POST ${proxy.url}/v1/messages`])
+    await moduleLevelAnthropic.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 16, messages })
+    await generateText({ model: openai('gpt-5'), prompt: 'hi', maxRetries: 0 })
+    expect(proxy.requests.map((request) => request.path)).toEqual(['/v1/chat/completions', '/v1/messages', '/v1/responses'])
   })
 
-  test('the module-level client is routed too: it holds the guarded fetch', async () => {
-    await moduleLevelClient.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] })
-    expect(proxy).toHaveReceivedRequests(1)
+  test('undici.request, undici.fetch, https.request and a URL-like object reach the fake', async () => {
+    const response = await undici.request('https://api.openai.com/v1/models')
+    expect(response.statusCode).toBe(200)
+    await response.body.dump()
+    expect((await undici.fetch('https://api.openai.com/v1/models')).status).toBe(200)
+    const sent = await send(https.request, 'https://api.openai.com/v1/models', { lookup })
+    expect(JSON.parse(sent.body).object).toBe('list')
+    expect((await fetch({ toString: () => 'https://api.openai.com/v1/models' })).status).toBe(200)
+    expect(proxy).toHaveReceivedRequests(4)
+    expect(lookups).toEqual([])
   })
 
-  test('another provider host is still refused, saying only OpenAI and Anthropic can be routed', async () => {
-    await expect(fetch('https://api.x.ai/v1/chat/completions', { method: 'POST', body: '{}' })).rejects.toThrow(
-      'interceptProviders routes only api.openai.com and api.anthropic.com to the fake proxy; api.x.ai cannot be routed',
-    )
-    expect(netCalls).toEqual([])
+  test('a provider API the fake does not serve is still refused, saying so', async () => {
+    const error = await fetch('https://api.cohere.com/v2/chat', { method: 'POST', body: '{}' }).catch((e) => e)
+    expect(error.cause.message).toContain('The route to the fake proxy (interceptProviders) has no target for api.cohere.com/v2/chat')
     expect(proxy).toHaveReceivedRequests(0)
   })
 
   test('loopback requests pass untouched', async () => {
     const res = await fetch(`${proxy.url}/viper/v1/info`)
     expect((await res.json()).api_version).toBe(1)
-    expect(netCalls).toEqual([`GET ${proxy.url}/viper/v1/info`])
   })
 })
 
@@ -126,9 +145,7 @@ describe('useFakeProxy({ interceptProviders: false })', () => {
 
   test('a default-URL client is refused, not routed', async () => {
     const client = withDefaultBaseUrls(() => new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }))
-    await expect(client.models.list()).rejects.toMatchObject({
-      cause: { code: REAL_MODEL_CALL },
-    })
+    await expect(client.models.list()).rejects.toMatchObject({ cause: { cause: { code: REAL_MODEL_CALL } } })
     expect(proxy).toHaveReceivedRequests(0)
   })
 

@@ -1,5 +1,6 @@
 // SPEC §9: every test gets its own lane of the file's server, so 200 tests running at once never
 // see each other's answers or records — whichever SDK, JSON or streamed.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { describe } from 'vitest'
@@ -56,19 +57,39 @@ describe.concurrent('clients that name no lane', () => {
       expect(fakeProxy).toHaveReceivedRequests(1)
     })
 
-    test(`env-built client ${index} gets its own answer or a 409, never a neighbour's`, async ({ fakeProxy, scriptedLLM }) => {
+    test(`env-built client ${index} reaches its own test's lane`, async ({ fakeProxy, scriptedLLM }) => {
       fakeProxy.use(scriptedLLM([`env ${index}`]))
+      // OPENAI_BASE_URL names the server's root: the test's async context picks the lane.
+      const answer = await new OpenAI({ maxRetries: 0 }).chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: `e${index}` }] })
+      expect(answer.choices[0]?.message.content).toBe(`env ${index}`)
+      expect(fakeProxy).toHaveReceivedRequests(1)
+    })
+  }
+})
+
+// Made at import: calls run through it carry no test's async context, as work started by a
+// shared helper or a long-lived client pool may.
+const outsideAnyTest = AsyncLocalStorage.snapshot()
+let arrived = 0
+let releaseAll: () => void = () => {}
+const allRunning = new Promise<void>((resolve) => (releaseAll = resolve))
+
+describe.concurrent('a lane-less request whose test cannot be known', () => {
+  for (let index = 0; index < 3; index++) {
+    test(`gets its own answer or a 409, never a neighbour's (${index})`, async ({ fakeProxy, scriptedLLM }) => {
+      fakeProxy.use(scriptedLLM([`mine ${index}`]))
+      if (++arrived === 3) releaseAll()
+      await allRunning
       const client = new OpenAI({ maxRetries: 0 })
-      const outcome = await client.chat.completions
-        .create({ model: 'gpt-5', messages: [{ role: 'user', content: `e${index}` }] })
+      const outcome = await outsideAnyTest(() => client.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: `u${index}` }] }))
         .then((answer) => answer.choices[0]?.message.content)
         .catch((error: unknown) => error)
       if (typeof outcome === 'string') {
-        expect(outcome).toBe(`env ${index}`)
+        expect(outcome).toBe(`mine ${index}`)
         expect(fakeProxy).toHaveReceivedRequests(1)
       } else {
         expect(outcome).toBeInstanceOf(OpenAI.ConflictError)
-        expect((outcome as Error).message).toMatch(/names no lane and \d+ tests are running .*build the client from fakeProxy\.url/)
+        expect((outcome as Error).message).toMatch(/names no lane and \d+ tests are running \(".*never a neighbour's \(\d\)".*\).*build the client from fakeProxy\.url/)
         expect(fakeProxy).toHaveReceivedRequests(0)
       }
     })

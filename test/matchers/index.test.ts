@@ -22,6 +22,9 @@ describe('matchers entry', () => {
         'toHaveUsage',
         'toHaveCalledToolsInOrder',
         'toHaveUsedAtMost',
+        'toHaveSentValidRequests',
+        'toHaveCalledMcpTool',
+        'toHaveCalledMcpToolTimes',
       ].sort(),
     )
     for (const matcher of Object.values(matchers)) expect(typeof matcher).toBe('function')

@@ -40,7 +40,7 @@ describe('bad HTTP input gets the dialect error shape and the proxy keeps servin
     expect(array.status).toBe(400)
     const missing = await postJson(`${proxy.url}/v1/chat/completions`, { model: 'm' })
     expect(missing.status).toBe(400)
-    expect(missing.body).toMatchObject({ error: { param: 'messages', message: 'messages must be an array' } })
+    expect(missing.body).toMatchObject({ error: { param: 'messages', message: "Missing required parameter: 'messages'.", code: 'missing_required_parameter' } })
     const anthropic = await postJson(`${proxy.url}/v1/messages`, { messages: [] })
     expect(anthropic.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('model') } })
     await stillServes(proxy)

@@ -4,7 +4,7 @@ import { splitArguments, withFinish, type EncodeContext, type ModelDialect } fro
 import { anthropicMessages } from '../../src/proxy/dialects/anthropic-messages.js'
 import { openaiChat } from '../../src/proxy/dialects/openai-chat.js'
 import { openaiResponses } from '../../src/proxy/dialects/openai-responses.js'
-import { sampleOf } from '../../src/proxy/default-brain.js'
+import { valueFor } from '../../src/proxy/schema-values.js'
 
 const answer: ModelResponse = {
   content: [
@@ -57,9 +57,9 @@ describe('helpers', () => {
     }
   })
 
-  test('sampleOf builds the smallest value a schema accepts', () => {
+  test('valueFor builds a small value a schema accepts', () => {
     expect(
-      sampleOf({
+      valueFor({
         type: 'object',
         properties: {
           s: { type: 'string' },
@@ -69,6 +69,6 @@ describe('helpers', () => {
           either: { anyOf: [{ type: 'null' }, { type: 'string' }] },
         },
       }),
-    ).toEqual({ s: 'string', n: 3, e: 'a', list: [false], either: null })
+    ).toEqual({ s: 'string', n: 3, e: 'a', list: [false], either: 'string' })
   })
 })

@@ -10,6 +10,7 @@ import {
   argumentsJson,
   decodeToolList,
   numberOr,
+  optionalString,
   parseArguments,
   record,
   requireArray,
@@ -21,6 +22,7 @@ import {
   type ModelDialect,
   type SseFrame,
 } from '../dialect.js'
+import { wireId } from '../wire-ids.js'
 
 /** The Anthropic Messages dialect. */
 export const anthropicMessages: ModelDialect = {
@@ -28,10 +30,28 @@ export const anthropicMessages: ModelDialect = {
   kind: 'model',
   errorStyle: 'anthropic',
   needs: ['anthropic_messages'],
+  toolCallIds: 'anthropic-tool-use',
   decode,
   encodeJson,
   encodeStream,
-  streamError: (message) => ({ event: 'error', data: JSON.stringify(anthropicErrorBody('api_error', message)) }),
+  streamError: (message) => [{ event: 'error', data: JSON.stringify(anthropicErrorBody('api_error', message)) }],
+}
+
+/** The id of the `tool_use` block answering a forced `json` tool. */
+function jsonToolId(context: EncodeContext): string {
+  return wireId('anthropic-tool-use', `json/${context.id}`)
+}
+
+/** The usage counters of recorded traffic: cache fields (zero) and the serving tier. */
+function usageOf(inputTokens: number, outputTokens: number): Record<string, unknown> {
+  return {
+    input_tokens: inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    output_tokens: outputTokens,
+    service_tier: 'standard',
+  }
 }
 
 /** The tool the AI SDK forces for structured output on model ids it does not know. */
@@ -51,7 +71,7 @@ function forcedJsonTool(json: Record<string, unknown>): Record<string, unknown> 
 function decode(json: Record<string, unknown>): ModelRequest {
   const model = requireString(json, 'model')
   const messages: Message[] = []
-  for (const raw of requireArray(json, 'messages')) decodeMessage(record(raw), messages)
+  requireArray(json, 'messages').forEach((raw, n) => decodeMessage(record(raw), `messages.${n}`, messages))
   const request: ModelRequest = { model, messages, stream: json.stream === true }
   const system = textOf(json.system)
   if (system !== '') request.system = system
@@ -72,7 +92,7 @@ function decode(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-function decodeMessage(message: Record<string, unknown>, messages: Message[]): void {
+function decodeMessage(message: Record<string, unknown>, at: string, messages: Message[]): void {
   const role = message.role === 'assistant' ? 'assistant' : 'user'
   if (typeof message.content === 'string') {
     messages.push({ role, content: [{ type: 'text', text: message.content }] })
@@ -81,16 +101,17 @@ function decodeMessage(message: Record<string, unknown>, messages: Message[]): v
   // Tool results travel in user messages on this wire; the neutral model gives them a `tool`
   // message of their own, ahead of whatever else the user message says.
   const parts: Part[] = []
-  for (const raw of Array.isArray(message.content) ? message.content : []) {
+  const blocks = Array.isArray(message.content) ? message.content : []
+  for (const [n, raw] of blocks.entries()) {
     const block = record(raw)
     if (block.type === 'tool_result') {
-      const id = String(block.tool_use_id ?? '')
+      const id = optionalString(block.tool_use_id, `${at}.content.${n}.tool_use_id`)
       const name = toolNameFor(messages, id)
       const result = typeof block.content === 'string' || block.content === undefined ? (block.content ?? '') : toolResultOf(block.content)
       appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result, ...(block.is_error === true ? { isError: true } : {}) })
       continue
     }
-    const part = decodeBlock(block)
+    const part = decodeBlock(block, `${at}.content.${n}`)
     if (part) parts.push(part)
   }
   if (parts.length > 0 || role === 'assistant') messages.push({ role, content: parts })
@@ -102,18 +123,18 @@ function toolResultOf(content: unknown): unknown {
   return blocks.every((block) => block.type === 'text') ? textOf(blocks) : content
 }
 
-function decodeBlock(block: Record<string, unknown>): Part | undefined {
+function decodeBlock(block: Record<string, unknown>, at: string): Part | undefined {
   switch (block.type) {
     case 'text':
-      return { type: 'text', text: String(block.text ?? '') }
+      return { type: 'text', text: optionalString(block.text, `${at}.text`) }
     case 'tool_use':
-      return { type: 'tool-call', id: String(block.id ?? ''), name: String(block.name ?? ''), args: parseArguments(block.input) }
+      return { type: 'tool-call', id: optionalString(block.id, `${at}.id`), name: optionalString(block.name, `${at}.name`), args: parseArguments(block.input) }
     case 'thinking':
-      return { type: 'reasoning', text: String(block.thinking ?? '') }
+      return { type: 'reasoning', text: optionalString(block.thinking, `${at}.thinking`) }
     case 'image': {
       const source = record(block.source)
-      if (source.type === 'url') return { type: 'image', url: String(source.url) }
-      return { type: 'image', ...(typeof source.media_type === 'string' ? { mediaType: source.media_type } : {}), data: String(source.data ?? '') }
+      if (source.type === 'url') return { type: 'image', url: optionalString(source.url, `${at}.source.url`) }
+      return { type: 'image', ...(typeof source.media_type === 'string' ? { mediaType: source.media_type } : {}), data: optionalString(source.data, `${at}.source.data`) }
     }
     default:
       return undefined
@@ -134,33 +155,27 @@ function decodeToolChoice(choice: Record<string, unknown>): ToolChoice | undefin
 const stopReasons = { stop: 'end_turn', 'tool-calls': 'tool_use', length: 'max_tokens', 'content-filter': 'refusal' } as const
 
 /** The answer for a forced `json` tool: the JSON text becomes the tool's input. */
-function asJsonToolAnswer(response: ModelResponse): ModelResponse {
+function asJsonToolAnswer(response: ModelResponse, context: EncodeContext): ModelResponse {
   if (response.content.some((part) => part.type === 'tool-call')) return response
   const text = response.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
   return {
     ...response,
-    content: [{ type: 'tool-call', id: 'toolu_json', name: JSON_TOOL, args: parseArguments(text) }],
+    content: [{ type: 'tool-call', id: jsonToolId(context), name: JSON_TOOL, args: parseArguments(text) }],
     finishReason: 'tool-calls',
   }
 }
 
 function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
-  const answer = forcedJsonTool(context.json) ? asJsonToolAnswer(response) : response
+  const answer = forcedJsonTool(context.json) ? asJsonToolAnswer(response, context) : response
   return {
-    id: answer.id ?? `msg_${context.id}`,
+    id: answer.id ?? wireId('anthropic-message', context.id),
     type: 'message',
     role: 'assistant',
     model: answer.model ?? context.request.model,
     content: answer.content.flatMap(encodeBlock),
     stop_reason: stopReasons[answer.finishReason] ?? 'end_turn',
     stop_sequence: null,
-    usage: {
-      input_tokens: answer.usage.inputTokens,
-      output_tokens: answer.usage.outputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-      service_tier: 'standard',
-    },
+    usage: usageOf(answer.usage.inputTokens, answer.usage.outputTokens),
   }
 }
 
@@ -187,7 +202,7 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
   yield frame({
     type: 'message_start',
     message: {
-      id: `msg_${context.id}`,
+      id: wireId('anthropic-message', context.id),
       type: 'message',
       role: 'assistant',
       model: context.request.model,
@@ -196,7 +211,7 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       stop_sequence: null,
       // The brain's own count comes with `finish`; until then the neutral estimate (what a
       // ScriptedLLM reports by default), so clients reading usage here see a real number.
-      usage: { input_tokens: estimateInputTokens(context.request), output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: usageOf(estimateInputTokens(context.request), 0),
     },
   })
   const close = function* (): Generator<SseFrame> {
@@ -229,8 +244,9 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
         yield frame({ type: 'content_block_start', index, content_block: block })
         if (index === 0) yield frame({ type: 'ping' })
       }
-      const delta = kind === 'text' ? { type: 'text_delta', text: event.text } : { type: 'thinking_delta', thinking: event.text }
-      yield frame({ type: 'content_block_delta', index, delta })
+      // The hot path: spliced, not built and serialised as an object per delta.
+      const delta = kind === 'text' ? `{"type":"text_delta","text":${JSON.stringify(event.text)}}` : `{"type":"thinking_delta","thinking":${JSON.stringify(event.text)}}`
+      yield { event: 'content_block_delta', data: `{"type":"content_block_delta","index":${index},"delta":${delta}}` }
     } else if (event.type === 'tool-call') {
       yield* toolBlock(event.id, event.name, event.args)
     } else if (event.type === 'finish') {
@@ -239,14 +255,14 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       // Structured output through the forced tool: the text becomes its input, whatever
       // reasoning blocks came before.
       if (jsonTool && !sentToolBlock) {
-        yield* toolBlock('toolu_json', JSON_TOOL, parseArguments(jsonText))
+        yield* toolBlock(jsonToolId(context), JSON_TOOL, parseArguments(jsonText))
         reason = 'tool-calls'
       }
       const { inputTokens, outputTokens } = event.response.usage
       yield frame({
         type: 'message_delta',
         delta: { stop_reason: stopReasons[reason] ?? 'end_turn', stop_sequence: null },
-        usage: { input_tokens: inputTokens, output_tokens: outputTokens },
+        usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens },
       })
       yield frame({ type: 'message_stop' })
     }

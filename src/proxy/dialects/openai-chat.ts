@@ -12,6 +12,7 @@ import {
   imageFromUrl,
   numberOr,
   openaiErrorBody,
+  optionalString,
   parseArguments,
   record,
   requireArray,
@@ -23,6 +24,13 @@ import {
   type ModelDialect,
   type SseFrame,
 } from '../dialect.js'
+import { wireId } from '../wire-ids.js'
+
+/**
+ * The `system_fingerprint` answers carry: real ones name the backend configuration
+ * (`fp_de604bd877`); this one is fixed.
+ */
+const SYSTEM_FINGERPRINT = 'fp_a9d0c3e15b'
 
 /** The OpenAI Chat Completions dialect. */
 export const openaiChat: ModelDialect = {
@@ -30,17 +38,19 @@ export const openaiChat: ModelDialect = {
   kind: 'model',
   errorStyle: 'openai',
   needs: [],
+  toolCallIds: 'openai-call',
   decode,
   encodeJson,
   encodeStream,
-  streamError: (message) => ({ data: JSON.stringify(openaiErrorBody(message, 'server_error')) }),
+  // Chat has no error event: real traffic sends a frame whose JSON has an `error` key.
+  streamError: (message) => [{ data: JSON.stringify(openaiErrorBody(message, 'server_error')) }],
 }
 
 function decode(json: Record<string, unknown>): ModelRequest {
   const model = requireString(json, 'model')
   const system: string[] = []
   const messages: Message[] = []
-  for (const raw of requireArray(json, 'messages')) decodeMessage(record(raw), system, messages)
+  requireArray(json, 'messages').forEach((raw, n) => decodeMessage(record(raw), `messages[${n}]`, system, messages))
   const request: ModelRequest = { model, messages, stream: json.stream === true }
   if (system.length > 0) request.system = system.join('\n\n')
   const tools = decodeTools(json.tools)
@@ -59,7 +69,7 @@ function decode(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-function decodeMessage(message: Record<string, unknown>, system: string[], messages: Message[]): void {
+function decodeMessage(message: Record<string, unknown>, at: string, system: string[], messages: Message[]): void {
   switch (message.role) {
     case 'system':
     case 'developer':
@@ -71,17 +81,19 @@ function decodeMessage(message: Record<string, unknown>, system: string[], messa
     case 'assistant': {
       const text = textOf(message.content)
       const parts: Part[] = text ? [{ type: 'text', text }] : []
-      for (const raw of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+      const calls = Array.isArray(message.tool_calls) ? message.tool_calls : []
+      calls.forEach((raw, n) => {
         const call = record(raw)
         const fn = record(call.function)
-        parts.push({ type: 'tool-call', id: String(call.id ?? ''), name: String(fn.name ?? ''), args: parseArguments(fn.arguments) })
-      }
+        const id = optionalString(call.id, `${at}.tool_calls[${n}].id`)
+        parts.push({ type: 'tool-call', id, name: optionalString(fn.name, `${at}.tool_calls[${n}].function.name`), args: parseArguments(fn.arguments) })
+      })
       // Always one assistant message per turn, even when it is empty.
       messages.push({ role: 'assistant', content: parts })
       return
     }
     case 'tool': {
-      const id = String(message.tool_call_id ?? '')
+      const id = optionalString(message.tool_call_id, `${at}.tool_call_id`)
       const name = toolNameFor(messages, id)
       const result = typeof message.content === 'string' ? message.content : textOf(message.content)
       appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result })
@@ -137,55 +149,60 @@ function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
     }))
   }
   return {
-    ...chunkHead(response, context, 'chat.completion'),
+    id: response.id ?? wireId('chat-completion', context.id),
+    object: 'chat.completion',
+    created: context.created,
+    model: response.model ?? context.request.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: chatFinishReason(response.finishReason) }],
     usage: usageOf(response),
     service_tier: 'default',
-    system_fingerprint: 'fp_agent_doubles',
+    system_fingerprint: SYSTEM_FINGERPRINT,
   }
 }
 
 async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
   const includeUsage = record(context.json.stream_options).include_usage === true
-  const head = chunkHead({ model: context.request.model }, context, 'chat.completion.chunk')
-  const chunk = (choices: unknown[], usage: unknown = null): SseFrame => ({
-    data: JSON.stringify({ ...head, choices, ...(includeUsage ? { usage } : {}) }),
-  })
-  const delta = (value: Record<string, unknown>, finish: string | null = null): SseFrame =>
-    chunk([{ index: 0, delta: value, logprobs: null, finish_reason: finish }])
+  // Every chunk shares its head and tail: serialise them once and splice each chunk's choices
+  // in between, instead of spreading and re-serialising the head per chunk.
+  const head = JSON.stringify({
+    id: wireId('chat-completion', context.id),
+    object: 'chat.completion.chunk',
+    created: context.created,
+    model: context.request.model,
+    service_tier: 'default',
+    system_fingerprint: SYSTEM_FINGERPRINT,
+  }).slice(0, -1)
+  const tail = includeUsage ? ',"usage":null}' : '}'
+  const chunk = (choices: string, usage?: string): SseFrame => ({ data: `${head},"choices":${choices}${usage === undefined ? tail : `,"usage":${usage}}`}` })
+  const delta = (value: string, finish: string | null = null): SseFrame =>
+    chunk(`[{"index":0,"delta":${value},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]`)
+  const opening = '{"role":"assistant","content":"","refusal":null}'
 
   let roleSent = false
   let callIndex = 0
   for await (const event of events) {
     if (event.type === 'text-delta') {
-      if (!roleSent) yield delta({ role: 'assistant', content: '', refusal: null })
+      if (!roleSent) yield delta(opening)
       roleSent = true
-      if (event.text !== '') yield delta({ content: event.text })
+      if (event.text !== '') yield delta(`{"content":${JSON.stringify(event.text)}}`)
     } else if (event.type === 'tool-call') {
       const index = callIndex++
       const [first, ...rest] = splitArguments(argumentsJson(event.args))
-      const opening = { index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }
-      yield delta(roleSent ? { tool_calls: [opening] } : { role: 'assistant', content: null, refusal: null, tool_calls: [opening] })
+      const call = JSON.stringify([{ index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }])
+      // Real traffic opens with a chunk of its own carrying only the role, then the call.
+      if (!roleSent) yield delta('{"role":"assistant","content":null,"refusal":null}')
       roleSent = true
-      for (const fragment of [first, ...rest]) yield delta({ tool_calls: [{ index, function: { arguments: fragment } }] })
+      yield delta(`{"tool_calls":${call}}`)
+      for (const fragment of [first, ...rest]) yield delta(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`)
     } else if (event.type === 'finish') {
       // The `.stream()` helper needs a role in some delta, even for an empty answer.
-      if (!roleSent) yield delta({ role: 'assistant', content: '', refusal: null })
-      yield delta({}, chatFinishReason(event.response.finishReason))
-      if (includeUsage) yield chunk([], usageOf(event.response))
+      if (!roleSent) yield delta(opening)
+      yield delta('{}', chatFinishReason(event.response.finishReason))
+      if (includeUsage) yield chunk('[]', JSON.stringify(usageOf(event.response)))
     }
     // Chat Completions has no standard field for reasoning: reasoning deltas are not sent.
   }
   yield { data: '[DONE]' }
-}
-
-function chunkHead(response: { model?: string; id?: string }, context: EncodeContext, object: string): Record<string, unknown> {
-  return {
-    id: response.id ?? `chatcmpl-${context.id}`,
-    object,
-    created: context.created,
-    model: response.model ?? context.request.model,
-  }
 }
 
 function usageOf(response: ModelResponse): unknown {

@@ -9,6 +9,7 @@ import {
   decodeToolList,
   imageFromUrl,
   numberOr,
+  optionalString,
   parseArguments,
   record,
   requireString,
@@ -20,6 +21,8 @@ import {
   type ModelDialect,
   type SseFrame,
 } from '../dialect.js'
+import { wireId, type WireIdKind } from '../wire-ids.js'
+import type { ResponseMemory } from '../response-memory.js'
 
 /** The OpenAI Responses dialect. */
 export const openaiResponses: ModelDialect = {
@@ -27,25 +30,41 @@ export const openaiResponses: ModelDialect = {
   kind: 'model',
   errorStyle: 'openai',
   needs: ['responses_api'],
+  toolCallIds: 'openai-call',
   decode,
   encodeJson,
   encodeStream,
-  // Every event before the error took one sequence number, from 0.
-  streamError: (message, framesSent) => ({
-    event: 'error',
-    data: JSON.stringify({ type: 'error', code: 'server_error', message, param: null, sequence_number: framesSent }),
-  }),
+  streamError,
 }
 
-function decode(json: Record<string, unknown>): ModelRequest {
+/**
+ * What real traffic sends when a started stream fails: an `error` event (its details nested
+ * under `error`, as recorded) and then `response.failed`. Every event before took one sequence
+ * number, from 0.
+ */
+function streamError(message: string, framesSent: number, context: EncodeContext): SseFrame[] {
+  const error = { type: 'server_error', code: 'server_error', message, param: null }
+  const failed = { ...responseObject(context, 'failed', []), error: { code: error.code, message } }
+  return [
+    { event: 'error', data: JSON.stringify({ type: 'error', sequence_number: framesSent, error }) },
+    { event: 'response.failed', data: JSON.stringify({ type: 'response.failed', sequence_number: framesSent + 1, response: failed }) },
+  ]
+}
+
+/** The id of output item `n` of this answer. */
+function itemId(kind: WireIdKind, context: EncodeContext, n: number): string {
+  return wireId(kind, `${context.id}/${n}`)
+}
+
+function decode(json: Record<string, unknown>, memory?: ResponseMemory): ModelRequest {
   const model = requireString(json, 'model')
   const system: string[] = typeof json.instructions === 'string' && json.instructions !== '' ? [json.instructions] : []
   // A conversation continued with `previous_response_id` starts from what that response saw and
   // said (instructions are not carried over, as with OpenAI).
-  const previous = typeof json.previous_response_id === 'string' ? conversations.get(json.previous_response_id) : undefined
-  const messages: Message[] = previous ? structuredClone(previous) : []
+  const previous = typeof json.previous_response_id === 'string' ? memory?.get(json.previous_response_id) : undefined
+  const messages: Message[] = previous ? structuredClone(previous) as Message[] : []
   if (typeof json.input === 'string') messages.push({ role: 'user', content: [{ type: 'text', text: json.input }] })
-  else if (Array.isArray(json.input)) for (const raw of json.input) decodeItem(record(raw), system, messages)
+  else if (Array.isArray(json.input)) json.input.forEach((raw, n) => decodeItem(record(raw), `input[${n}]`, system, messages, memory))
   else throw new BadRequest('input must be a string or an array of input items', 'input')
   const request: ModelRequest = { model, messages, stream: json.stream === true }
   if (system.length > 0) request.system = system.join('\n\n')
@@ -64,11 +83,12 @@ function decode(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-function decodeItem(item: Record<string, unknown>, system: string[], messages: Message[]): void {
+function decodeItem(item: Record<string, unknown>, at: string, system: string[], messages: Message[], memory: ResponseMemory | undefined): void {
   if (item.type === 'function_call') {
-    appendPart(messages, 'assistant', { type: 'tool-call', id: String(item.call_id ?? ''), name: String(item.name ?? ''), args: parseArguments(item.arguments) })
+    const id = optionalString(item.call_id, `${at}.call_id`)
+    appendPart(messages, 'assistant', { type: 'tool-call', id, name: optionalString(item.name, `${at}.name`), args: parseArguments(item.arguments) })
   } else if (item.type === 'function_call_output') {
-    const id = String(item.call_id ?? '')
+    const id = optionalString(item.call_id, `${at}.call_id`)
     const name = toolNameFor(messages, id)
     const result = typeof item.output === 'string' ? item.output : textOf(item.output)
     appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result })
@@ -84,34 +104,21 @@ function decodeItem(item: Record<string, unknown>, system: string[], messages: M
     messages.push({ role: 'user', content: decodeUserContent(item.content) })
   } else if (item.type === 'item_reference' && typeof item.id === 'string') {
     // The AI SDK replays earlier answers by id (`store` defaults to true): put back what we sent.
-    for (const part of issued.get(item.id) ?? []) appendPart(messages, 'assistant', part)
+    for (const message of memory?.get(item.id) ?? []) for (const part of message.content) appendPart(messages, 'assistant', structuredClone(part))
   }
 }
 
 /**
- * The parts of message and reasoning items this dialect sent, by item id, so later
- * `item_reference` input items decode to what they stand for. Ids are unique per process
- * (they carry the proxy's request id); the oldest are dropped past a bound.
+ * Notes an output item this dialect sent under its id, so a later `item_reference` input item
+ * decodes to what it stands for.
  */
-const issued = new Map<string, Part[]>()
-
-/** Each answered response's conversation (its input plus its output), by response id. */
-const conversations = new Map<string, Message[]>()
-
-/** How many items or conversations are kept before the oldest are dropped. */
-const REMEMBERED_LIMIT = 10_000
-
-function keep<T>(map: Map<string, T>, id: string, value: T): void {
-  map.set(id, value)
-  if (map.size > REMEMBERED_LIMIT) map.delete(map.keys().next().value as string)
+function remember(memory: ResponseMemory | undefined, id: string, part: Part): void {
+  memory?.set(id, [{ role: 'assistant', content: [part] }])
 }
 
-function remember(id: string, part: Part): void {
-  keep(issued, id, [part])
-}
-
+/** Notes an answered response's conversation (its input plus its output) under its id. */
 function rememberConversation(context: EncodeContext, response: ModelResponse): void {
-  keep(conversations, `resp_${context.id}`, [...context.request.messages, { role: 'assistant', content: response.content }])
+  context.memory?.set(wireId('response', context.id), [...context.request.messages, { role: 'assistant', content: response.content }])
 }
 
 function decodeUserContent(content: unknown): Part[] {
@@ -162,43 +169,56 @@ function outputItems(content: readonly Part[], context: EncodeContext): OutputIt
     const last = items.at(-1)
     if (part.type === 'text') {
       if (last?.type === 'message') (last.content as { text: string }[])[0].text += part.text
-      else items.push(messageItem(`msg_${context.id}_${n}`, part.text, 'completed'))
-    } else if (part.type === 'tool-call') items.push(callItem(`fc_${context.id}_${n}`, part, 'completed'))
-    else if (part.type === 'reasoning') items.push(reasoningItem(`rs_${context.id}_${n}`, part.text, true))
+      else items.push(messageItem(itemId('response-message', context, n), part.text, 'completed'))
+    } else if (part.type === 'tool-call') items.push(callItem(itemId('function-call-item', context, n), part, 'completed'))
+    else if (part.type === 'reasoning') items.push(reasoningItem(itemId('reasoning-item', context, n), part.text, true))
   })
   return items
 }
 
+/**
+ * The response object with every field of recorded real traffic, echoing what the request set.
+ * `service_tier` is `auto` until the answer is done, then the tier that served it, as recorded.
+ */
 function responseObject(context: EncodeContext, status: string, output: OutputItem[], response?: ModelResponse): Record<string, unknown> {
   const json = context.json
   const incomplete = response?.finishReason === 'length' ? 'max_output_tokens' : response?.finishReason === 'content-filter' ? 'content_filter' : undefined
+  const done = status === 'completed'
   return {
-    id: `resp_${context.id}`,
+    id: wireId('response', context.id),
     object: 'response',
     created_at: context.created,
-    status: incomplete && status === 'completed' ? 'incomplete' : status,
-    background: false,
-    completed_at: status === 'completed' ? context.created : null,
+    status: incomplete && done ? 'incomplete' : status,
+    background: json.background ?? false,
+    completed_at: done ? context.created : null,
     error: null,
+    frequency_penalty: json.frequency_penalty ?? 0,
     incomplete_details: incomplete ? { reason: incomplete } : null,
     instructions: json.instructions ?? null,
     max_output_tokens: json.max_output_tokens ?? null,
+    max_tool_calls: json.max_tool_calls ?? null,
     model: response?.model ?? context.request.model,
+    moderation: null,
     output,
-    parallel_tool_calls: true,
+    parallel_tool_calls: json.parallel_tool_calls ?? true,
+    presence_penalty: json.presence_penalty ?? 0,
     previous_response_id: json.previous_response_id ?? null,
-    reasoning: { effort: null, summary: null },
-    service_tier: 'default',
+    prompt_cache_key: json.prompt_cache_key ?? null,
+    prompt_cache_retention: json.prompt_cache_retention ?? null,
+    reasoning: { effort: record(json.reasoning).effort ?? null, summary: record(json.reasoning).summary ?? null },
+    safety_identifier: json.safety_identifier ?? null,
+    service_tier: done ? 'default' : (json.service_tier ?? 'auto'),
     store: json.store ?? true,
     temperature: json.temperature ?? 1,
-    text: json.text ?? { format: { type: 'text' } },
+    text: { format: record(json.text).format ?? { type: 'text' }, verbosity: record(json.text).verbosity ?? 'medium' },
     tool_choice: json.tool_choice ?? 'auto',
     tools: json.tools ?? [],
-    top_p: 1,
-    truncation: 'disabled',
-    user: null,
-    metadata: {},
+    top_logprobs: json.top_logprobs ?? 0,
+    top_p: json.top_p ?? 1,
+    truncation: json.truncation ?? 'disabled',
     usage: response ? usageOf(response) : null,
+    user: json.user ?? null,
+    metadata: json.metadata ?? {},
   }
 }
 
@@ -206,7 +226,7 @@ function usageOf(response: ModelResponse): unknown {
   const { inputTokens, outputTokens } = response.usage
   return {
     input_tokens: inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
     output_tokens: outputTokens,
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: inputTokens + outputTokens,
@@ -215,14 +235,17 @@ function usageOf(response: ModelResponse): unknown {
 
 function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
   const items = outputItems(response.content, context)
-  for (const item of items) rememberItem(item)
+  for (const item of items) rememberItem(context.memory, item)
   rememberConversation(context, response)
   return responseObject(context, 'completed', items, response)
 }
 
-function rememberItem(item: OutputItem): void {
-  if (item.type === 'message') remember(item.id, { type: 'text', text: (item.content as { text: string }[])[0].text })
-  else if (item.type === 'reasoning') remember(item.id, { type: 'reasoning', text: textOf(item.summary) })
+function rememberItem(memory: ResponseMemory | undefined, item: OutputItem): void {
+  if (item.type === 'message') remember(memory, item.id, { type: 'text', text: (item.content as { text: string }[])[0].text })
+  else if (item.type === 'reasoning') remember(memory, item.id, { type: 'reasoning', text: textOf(item.summary) })
+  else if (item.type === 'function_call') {
+    remember(memory, item.id, { type: 'tool-call', id: item.call_id as string, name: item.name as string, args: parseArguments(item.arguments) })
+  }
 }
 
 async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
@@ -232,7 +255,9 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
     data: JSON.stringify({ type, ...fields, sequence_number: sequence++ }),
   })
   const output: OutputItem[] = []
-  let open: { item: OutputItem; kind: 'text' | 'reasoning'; text: string } | undefined
+  // The open item's delta frames differ only in the text and the sequence number: their head
+  // is serialised once when the item opens.
+  let open: { item: OutputItem; kind: 'text' | 'reasoning'; text: string; deltaType: string; deltaHead: string; deltaTail: string } | undefined
 
   const closeOpen = function* (): Generator<SseFrame> {
     if (!open) return
@@ -243,43 +268,46 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       yield frame('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] })
       yield frame('response.content_part.done', { ...at, content_index: 0, part: textPart(text) })
       output.push(messageItem(item.id, text, 'completed'))
-      rememberItem(output.at(-1) as OutputItem)
+      rememberItem(context.memory, output.at(-1) as OutputItem)
     } else {
       yield frame('response.reasoning_summary_text.done', { ...at, summary_index: 0, text })
       yield frame('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text } })
       output.push(reasoningItem(item.id, text, true))
-      rememberItem(output.at(-1) as OutputItem)
+      rememberItem(context.memory, output.at(-1) as OutputItem)
     }
     yield frame('response.output_item.done', { output_index: output.length - 1, item: output.at(-1) })
   }
 
-  yield frame('response.created', { response: responseObject(context, 'in_progress', []) })
-  yield frame('response.in_progress', { response: responseObject(context, 'in_progress', []) })
+  const started = responseObject(context, 'in_progress', [])
+  yield frame('response.created', { response: started })
+  yield frame('response.in_progress', { response: started })
   for await (const event of events) {
     if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
       const kind = event.type === 'text-delta' ? 'text' : 'reasoning'
       if (open?.kind !== kind) {
         yield* closeOpen()
         const n = output.length
-        const item = kind === 'text' ? messageItem(`msg_${context.id}_${n}`, '', 'in_progress') : reasoningItem(`rs_${context.id}_${n}`, '', false)
-        open = { item, kind, text: '' }
+        const item = kind === 'text' ? messageItem(itemId('response-message', context, n), '', 'in_progress') : reasoningItem(itemId('reasoning-item', context, n), '', false)
+        const type = kind === 'text' ? 'response.output_text.delta' : 'response.reasoning_summary_text.delta'
+        const index = kind === 'text' ? '"content_index":0' : '"summary_index":0'
+        const deltaHead = `{"type":"${type}","item_id":${JSON.stringify(item.id)},"output_index":${n},${index},"delta":`
+        open = { item, kind, text: '', deltaType: type, deltaHead, deltaTail: kind === 'text' ? ',"logprobs":[],"sequence_number":' : ',"sequence_number":' }
         yield frame('response.output_item.added', { output_index: n, item })
         if (kind === 'text') yield frame('response.content_part.added', { item_id: item.id, output_index: n, content_index: 0, part: textPart('') })
         else yield frame('response.reasoning_summary_part.added', { item_id: item.id, output_index: n, summary_index: 0, part: { type: 'summary_text', text: '' } })
       }
       open.text += event.text
-      const at = { item_id: open.item.id, output_index: output.length }
-      if (kind === 'text') yield frame('response.output_text.delta', { ...at, content_index: 0, delta: event.text, logprobs: [] })
-      else yield frame('response.reasoning_summary_text.delta', { ...at, summary_index: 0, delta: event.text })
+      yield { event: open.deltaType, data: `${open.deltaHead}${JSON.stringify(event.text)}${open.deltaTail}${sequence++}}` }
     } else if (event.type === 'tool-call') {
       yield* closeOpen()
       const n = output.length
-      const id = `fc_${context.id}_${n}`
+      const id = itemId('function-call-item', context, n)
       const args = argumentsJson(event.args)
       yield frame('response.output_item.added', { output_index: n, item: callItem(id, event, 'in_progress') })
       for (const delta of splitArguments(args)) yield frame('response.function_call_arguments.delta', { item_id: id, output_index: n, delta })
-      yield frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args, name: event.name })
+      yield frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args })
       output.push(callItem(id, event, 'completed'))
+      rememberItem(context.memory, output.at(-1) as OutputItem)
       yield frame('response.output_item.done', { output_index: n, item: output.at(-1) })
     } else if (event.type === 'finish') {
       yield* closeOpen()

@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http'
 import { PREFIX } from '../../internal/describe.js'
-import { PASS_GUARD } from '../../guard/network-guard.js'
+import { Agent, fetch as undiciFetch } from 'undici'
 
 /** What is sent upstream. */
 export interface ForwardInput {
@@ -130,18 +130,29 @@ export function upstreamUrl(origin: string, path: string): string {
  */
 export async function forwardToUpstream(input: ForwardInput, res: ServerResponse, options: ForwardOptions = {}): Promise<ForwardResult> {
   const url = upstreamUrl(input.origin, input.path)
-  const method = input.method.toUpperCase()
-  let answer: Response
+  // Record mode is real traffic by request. Its own dispatcher, never the global one, keeps it
+  // out of the network guard's reach — a path no caller can choose by argument — and is closed
+  // once the answer ended, so no socket outlives the turn.
+  const upstreamAgent = new Agent()
   try {
-    answer = await fetch(url, {
+    return await forwardThrough(upstreamAgent, url, input, res, options)
+  } finally {
+    await upstreamAgent.close()
+  }
+}
+
+async function forwardThrough(upstreamAgent: Agent, url: string, input: ForwardInput, res: ServerResponse, options: ForwardOptions): Promise<ForwardResult> {
+  const method = input.method.toUpperCase()
+  let answer: Awaited<ReturnType<typeof undiciFetch>>
+  try {
+    answer = await undiciFetch(url, {
       method,
       headers: upstreamHeaders(input.headers),
       body: method === 'GET' || method === 'HEAD' ? undefined : input.body,
       // A proxy passes redirects back rather than following them on the caller's behalf.
       redirect: 'manual',
-      // Record mode is real traffic by request: the network guard of the setup entries lets it pass.
-      [PASS_GUARD]: true,
-    } as RequestInit)
+      dispatcher: upstreamAgent,
+    })
   } catch (error) {
     throw new UpstreamUnreachable(url, error)
   }
@@ -177,7 +188,7 @@ export async function forwardToUpstream(input: ForwardInput, res: ServerResponse
   return result
 }
 
-function responseHeaders(headers: Headers): Record<string, string> {
+function responseHeaders(headers: Awaited<ReturnType<typeof undiciFetch>>['headers']): Record<string, string> {
   const kept: Record<string, string> = {}
   headers.forEach((value, name) => {
     if (!DROPPED_RESPONSE_HEADERS.has(name)) kept[name] = value

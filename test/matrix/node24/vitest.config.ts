@@ -23,6 +23,7 @@ export default defineConfig({
       local('@ai-sdk/openai'),
       local('@ai-sdk/anthropic'),
       local('@anthropic-ai/sdk'),
+      local('@ai-sdk/mcp'),
     ],
   },
   test: {

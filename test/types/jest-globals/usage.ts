@@ -1,6 +1,8 @@
 import { expect } from '@jest/globals'
 import { useFakeProxy, mockAgent, scriptedLLM } from 'agent-doubles/jest'
+import { useFakeMcp } from 'agent-doubles/jest'
 import type { Envelope, FakeProxy, MockAgent, ScriptedLLM } from 'agent-doubles'
+import type { FakeMcpServer } from 'agent-doubles'
 
 declare const env: Envelope
 declare const pending: Promise<Envelope>
@@ -41,4 +43,12 @@ export function wrongUsageFails(): void {
   expect(env).toHaveTexts('sunny')
   // @ts-expect-error strict is a boolean
   useFakeProxy({ strict: 'yes' })
+}
+
+export function mcpCompiles(): void {
+  const mcp: FakeMcpServer = useFakeMcp({ tools: { get_weather: { responses: 'sunny' } } })
+  expect(mcp).toHaveCalledMcpTool('get_weather', { city: 'Paris' })
+  expect(mcp).not.toHaveCalledMcpToolTimes('get_weather', 2)
+  // @ts-expect-error n is a number
+  expect(mcp).toHaveCalledMcpToolTimes('get_weather', '2')
 }

@@ -4,6 +4,7 @@ import { expect, test as base } from 'vitest'
 import { test, fixtures, type AgentDoublesFixtures } from 'agent-doubles/vitest'
 import { configure, ScriptedLLM as ScriptedLLMClass, toolCall, type Envelope, type FakeProxy, type MockAgent, type ScriptedLLM } from 'agent-doubles'
 import { snapshotSerializers } from 'agent-doubles/matchers'
+import type { FakeMcpServer } from 'agent-doubles'
 
 declare const env: Envelope
 declare const agent: MockAgent
@@ -94,4 +95,16 @@ export async function authoringCompiles(): Promise<void> {
   const fromRules: ScriptedLLM = await ScriptedLLMClass.fromRules('rules.json')
   void fromRules
   for (const serializer of snapshotSerializers) expect.addSnapshotSerializer(serializer)
+}
+
+export function mcpCompiles(): void {
+  test('fakeMcp is typed', async ({ fakeMcp }) => {
+    const mcp: FakeMcpServer = await fakeMcp({ tools: { get_weather: { responses: 'sunny' } } })
+    expect(mcp).toHaveCalledMcpTool('get_weather', { city: expect.any(String) })
+    expect(mcp).toHaveCalledMcpToolTimes(expect.stringContaining('weather'), 1)
+    // @ts-expect-error n is a number
+    expect(mcp).toHaveCalledMcpToolTimes('get_weather', '1')
+    // @ts-expect-error a tool name is a string
+    expect(mcp).toHaveCalledMcpTool(42)
+  })
 }

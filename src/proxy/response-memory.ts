@@ -1,0 +1,77 @@
+/**
+ * What a FakeProxy remembers of the Responses it answered, so later requests can point back at
+ * them (`previous_response_id`, `item_reference`): one store per proxy, least recently used
+ * entries dropped past a byte budget, emptied by `reset()` and `close()`.
+ * @module
+ */
+import type { Message } from '../llm/types.js'
+
+/** The default byte budget of one proxy's remembered responses (64 MiB). */
+export const RESPONSE_MEMORY_BYTES = 64 * 1024 * 1024
+
+interface Entry {
+  messages: Message[]
+  bytes: number
+}
+
+/**
+ * Messages by response or item id, least recently used first out once their size passes
+ * `capacity` bytes (sized as their JSON). An entry larger than the whole budget is not kept.
+ * @example
+ * const memory = new ResponseMemory()
+ * memory.set('resp_1', [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }])
+ * memory.get('resp_1') // the messages
+ */
+export class ResponseMemory {
+  readonly #entries = new Map<string, Entry>()
+  #bytes = 0
+
+  constructor(readonly capacity: number = RESPONSE_MEMORY_BYTES) {}
+
+  /** The messages remembered under `id` (now the most recently used), or `undefined`. */
+  get(id: string): readonly Message[] | undefined {
+    const entry = this.#entries.get(id)
+    if (!entry) return undefined
+    this.#entries.delete(id)
+    this.#entries.set(id, entry)
+    return entry.messages
+  }
+
+  /** Remembers `messages` under `id`, dropping the least recently used entries past the budget. */
+  set(id: string, messages: Message[]): void {
+    this.delete(id)
+    const bytes = Buffer.byteLength(JSON.stringify(messages))
+    if (bytes > this.capacity) return
+    this.#entries.set(id, { messages, bytes })
+    this.#bytes += bytes
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#bytes <= this.capacity) break
+      this.#entries.delete(oldest)
+      this.#bytes -= entry.bytes
+    }
+  }
+
+  /** Forgets `id`. */
+  delete(id: string): void {
+    const entry = this.#entries.get(id)
+    if (!entry) return
+    this.#entries.delete(id)
+    this.#bytes -= entry.bytes
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.#entries.clear()
+    this.#bytes = 0
+  }
+
+  /** Bytes held now (JSON size of the remembered messages). */
+  get bytes(): number {
+    return this.#bytes
+  }
+
+  /** Entries held now. */
+  get size(): number {
+    return this.#entries.size
+  }
+}

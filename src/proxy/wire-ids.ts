@@ -1,0 +1,64 @@
+/**
+ * Ids in the providers' own formats (prefix, alphabet and length of recorded real traffic),
+ * derived from a seed so the same proxy gives the same ids in the same test (SPEC §10.1).
+ * @module
+ */
+import { createHash } from 'node:crypto'
+
+const HEX = '0123456789abcdef'
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+
+/** One id format: a fixed head, then `length` characters of `alphabet`. */
+interface IdFormat {
+  head: string
+  alphabet: string
+  length: number
+}
+
+/** The formats, as seen in the recordings under `test/recordings/`. */
+const formats = {
+  /** OpenAI Chat completion: `chatcmpl-D8Z5oo6uDh67AD85p73ksdT1KxhE0`. */
+  'chat-completion': { head: 'chatcmpl-', alphabet: ALNUM, length: 29 },
+  /** OpenAI tool call: `call_Kp2Mx8Lq0rT5vW9yZ3bD7fGh`. */
+  'openai-call': { head: 'call_', alphabet: ALNUM, length: 24 },
+  /** OpenAI Responses object and its items: `resp_`, `msg_`, `fc_`, `rs_` + 50 hex digits. */
+  response: { head: 'resp_', alphabet: HEX, length: 50 },
+  'response-message': { head: 'msg_', alphabet: HEX, length: 50 },
+  'function-call-item': { head: 'fc_', alphabet: HEX, length: 50 },
+  'reasoning-item': { head: 'rs_', alphabet: HEX, length: 50 },
+  /** Anthropic message: `msg_01QC4g3HwBThD4BaNtBckFDJ`. */
+  'anthropic-message': { head: 'msg_01', alphabet: BASE58, length: 22 },
+  /** Anthropic tool use: `toolu_01QE1WLsSVp5hy5Q3GmGTmjP`. */
+  'anthropic-tool-use': { head: 'toolu_01', alphabet: BASE58, length: 22 },
+  /** OpenAI `x-request-id`: `req_` + 32 hex digits. */
+  'openai-request': { head: 'req_', alphabet: HEX, length: 32 },
+  /** Anthropic `request-id` and error `request_id`: `req_011Cd65WVh8Zrvno3NunpJ73`. */
+  'anthropic-request': { head: 'req_011C', alphabet: BASE58, length: 20 },
+} as const satisfies Record<string, IdFormat>
+
+/** The kinds of id the fake issues. */
+export type WireIdKind = keyof typeof formats
+
+/**
+ * The id of `kind` for `seed`: the same seed always gives the same id, and different seeds
+ * (in practice) different ones.
+ * @example
+ * wireId('chat-completion', 'fake1_000001') // 'chatcmpl-…' (29 letters and digits)
+ */
+export function wireId(kind: WireIdKind, seed: string): string {
+  const { head, alphabet, length } = formats[kind]
+  const bytes = createHash('sha512').update(`${kind}\0${seed}`).digest()
+  let out = head
+  for (let i = 0; i < length; i++) out += alphabet[bytes[i] % alphabet.length]
+  return out
+}
+
+/**
+ * Whether `id` is one a double generated for a tool call a script gave no id
+ * (`call_<call>_<n>`, see `completeReply`): such ids take the carrying dialect's format on the
+ * wire, while an id the script chose is kept as it is.
+ */
+export function isGeneratedToolCallId(id: string): boolean {
+  return /^call_\d+_\d+$/.test(id)
+}
