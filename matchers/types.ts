@@ -45,6 +45,10 @@ export interface AgentDoublesMatchers<R = void> {
   toBeErrorEnvelope(partial?: object): R
   /** The Envelope's `metadata.totals()` matches `partial`. */
   toHaveUsage(partial: { inputTokens?: unknown; outputTokens?: unknown; costUsd?: unknown }): R
+  /** The tool calls the model answered with match `calls` in order (`mode`: exact, subsequence (default), unordered, superset). */
+  toHaveCalledToolsInOrder(calls: ReadonlyArray<ExpectedToolCall>, options?: { mode?: 'exact' | 'subsequence' | 'unordered' | 'superset' }): R
+  /** What the double used stays within every bound given (FakeProxy, ScriptedLLM, MockAgent); cost from `configure({ prices })`. */
+  toHaveUsedAtMost(limits: { requests?: number; inputTokens?: number; outputTokens?: number; totalTokens?: number; costUsd?: number }): R
   /** No request the FakeProxy (or lane) recorded was rejected by its request validation. */
   toHaveSentValidRequests(): R
   /** The FakeMcpServer received a `tools/call` of `name` (with `args` as a subset). */
@@ -52,3 +56,6 @@ export interface AgentDoublesMatchers<R = void> {
   /** The FakeMcpServer received exactly `n` `tools/call`s of `name`. */
   toHaveCalledMcpToolTimes(name: StringOrMatcher, n: number): R
 }
+
+/** One expected tool call: a name, or `{ name, args? }` with `args` an object subset. */
+export type ExpectedToolCall = StringOrMatcher | { name: StringOrMatcher; args?: unknown }

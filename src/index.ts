@@ -40,6 +40,10 @@ export type {
   RecordOptions,
   WritableLike,
   AiLanguageModel,
+  RuleMatch,
+  RuleOptions,
+  TextMatcher,
+  RuleDeclaration,
 } from './llm/index.js'
 export type * from './llm/types.js'
 
@@ -65,6 +69,8 @@ export * from './proxy-error.js'
 export { refusalCodes, isRefusalCode } from './refusal-codes.js'
 export type { RefusalCode, RefusalCodeInfo } from './refusal-codes.js'
 export { resetAll } from './registry.js'
+export { configure } from './config.js'
+export type { AgentDoublesConfig, ModelPrice } from './config.js'
 
 export { installNetworkGuard } from './guard/network-guard.js'
 export type { NetworkGuardOptions } from './guard/network-guard.js'

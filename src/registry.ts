@@ -20,6 +20,8 @@ interface RegistryState {
   testScope: Set<RegisteredDouble> | null
   /** Open scopes: tests running now, counted once per opener (setup hook, auto fixture). */
   openScopes: number
+  /** What `configure()` set (src/config.ts); kept here so both module copies read one configuration. */
+  config?: object
 }
 
 const KEY = Symbol.for('agent-doubles')
@@ -32,6 +34,11 @@ function state(): RegistryState {
     holder[KEY] = current
   }
   return current
+}
+
+/** The slot `configure()` keeps its settings in; no reset touches it. @internal */
+export function configSlot(): { config?: object } {
+  return state()
 }
 
 /** Adds a double to the registry; called by every double's constructor. @internal */

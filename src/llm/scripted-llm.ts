@@ -14,6 +14,8 @@ import { streamResponse, type Chunking, type Latency } from './stream-events.js'
 import { readTranscript } from './transcript.js'
 import { isUsage, type UsageOption } from './usage.js'
 import { toLanguageModel, type AiLanguageModel } from './language-model.js'
+import { compileRule, noRuleMatched, readRules, type Rule, type RuleMatch, type RuleOptions } from './rules.js'
+import type { Reply } from './reply.js'
 
 /** Options of a {@link ScriptedLLM}. */
 export interface ScriptedLLMOptions {
@@ -78,6 +80,7 @@ interface Blueprint {
   source: TurnSource
   options: ScriptedLLMOptions
   perCall: boolean
+  rules: readonly Rule[]
 }
 let pendingBlueprint: Blueprint | undefined
 
@@ -105,6 +108,10 @@ export class ScriptedLLM implements LLM {
   readonly #cursors = new Set<Cursor>([this.#main])
   readonly #sessions = new Map<string, LLM>()
   readonly #waiting: Array<() => void> = []
+  /** Rules added by `when()` (or a rules file), tried in order before the script. */
+  readonly #rules: Rule[] = []
+  /** How many calls each rule answered since the last reset, parallel to `#rules`. */
+  readonly #ruleUses: number[] = []
   #inFlight = 0
   #maxConcurrent = 0
 
@@ -117,6 +124,7 @@ export class ScriptedLLM implements LLM {
     pendingBlueprint = undefined
     if (blueprint) {
       ;({ source: this.#source, options: this.#options, perCall: this.#perCall } = blueprint)
+      for (const rule of blueprint.rules) this.#addRule(rule)
     } else {
       // One object whose keys are all option names is options; given beside options, it is the script.
       if (options === undefined && isOptionsObject(script)) [script, options] = [undefined, script]
@@ -148,7 +156,53 @@ export class ScriptedLLM implements LLM {
     checkOptions('ScriptedLLM.fromTranscript', options, TRANSCRIPT_CHECKS)
     const { strict = false, perCall = false, ...rest } = options
     const transcript = await readTranscript(pathOrText)
-    return ScriptedLLM.#build({ source: transcriptSource(transcript, strict), options: rest, perCall })
+    return ScriptedLLM.#build({ source: transcriptSource(transcript, strict), options: rest, perCall, rules: [] })
+  }
+
+  /**
+   * A ScriptedLLM answering from a rules file (SPEC §14): a JSON array of `{ match, reply, times? }`
+   * read from a path, or given as text (it starts with `[` or holds a newline); in `match`, a
+   * string `"/source/flags"` is a RegExp. A call no rule answers fails, listing the rules.
+   * @example
+   * const llm = await ScriptedLLM.fromRules('test/rules/weather.json')
+   * @throws TypeError naming the file and line when the rules are malformed; Error when the file cannot be read.
+   */
+  static async fromRules(pathOrText: string, options: ScriptedLLMOptions = {}): Promise<ScriptedLLM> {
+    if (typeof pathOrText !== 'string' || pathOrText === '') {
+      throw argumentError('ScriptedLLM.fromRules', 'pathOrText', 'a file path or rules text (a JSON array)', pathOrText)
+    }
+    checkOptions('ScriptedLLM.fromRules', options, OPTION_CHECKS)
+    const rules = await readRules(pathOrText)
+    let llm: ScriptedLLM | undefined
+    const unmatched: TurnSource = {
+      kind: 'function',
+      length: undefined,
+      answer: (req, _cursor, callNumber) => noRuleMatched(callNumber, req, rules, llm ? llm.#ruleUses : []),
+      describeTurn: () => 'rules',
+    }
+    llm = ScriptedLLM.#build({ source: unmatched, options: { ...options }, perCall: false, rules })
+    return llm
+  }
+
+  /**
+   * Adds a rule, tried in order before the script (and before rules added later): when `match`
+   * holds for a call, the call is answered with `reply` — and the script's cursor does not move.
+   * `match` is a predicate of the request or `{ model?, system?, lastUser?, toolOffered?,
+   * lastToolResult?, turn? }` (a string is a substring ignoring case; a RegExp or a predicate
+   * also work; `turn` is the 1-based call number). `reply` is any {@link Reply}, or a function of
+   * the request returning one. With `times`, the rule answers that many calls, then steps aside.
+   * @example
+   * llm.when({ lastUser: /weather/i, toolOffered: 'get_weather' }, toolCall('get_weather', { city: 'Paris' }), { times: 1 })
+   * @throws TypeError naming `ScriptedLLM.when` when the match, the reply or `times` is malformed.
+   */
+  when(match: RuleMatch | ((req: ModelRequest) => boolean), reply: Reply | ((req: ModelRequest) => Reply | Promise<Reply>), options?: RuleOptions): this {
+    this.#addRule(compileRule('ScriptedLLM.when', match, reply, options, `rule ${this.#rules.length + 1}`))
+    return this
+  }
+
+  #addRule(rule: Rule): void {
+    this.#rules.push(rule)
+    this.#ruleUses.push(0)
   }
 
   static #build(blueprint: Blueprint): ScriptedLLM {
@@ -188,7 +242,7 @@ export class ScriptedLLM implements LLM {
 
   /** A new double over the same script and options, with its own cursor from turn 0 and its own records. */
   fork(): ScriptedLLM {
-    return ScriptedLLM.#build({ source: this.#source, options: this.#options, perCall: this.#perCall })
+    return ScriptedLLM.#build({ source: this.#source, options: this.#options, perCall: this.#perCall, rules: this.#rules })
   }
 
   /** Clears recorded requests and responses and rewinds every cursor. */
@@ -197,6 +251,7 @@ export class ScriptedLLM implements LLM {
     this.responses.length = 0
     this.#maxConcurrent = this.#inFlight
     for (const cursor of this.#cursors) cursor.position = 0
+    this.#ruleUses.fill(0)
   }
 
   /** How many calls were made. */
@@ -288,13 +343,22 @@ export class ScriptedLLM implements LLM {
   }
 
   async #answer(req: ModelRequest, cursor: Cursor, index: number): Promise<ModelResponse> {
-    const draft = await this.#source.answer(req, cursor, index + 1)
+    const rule = this.#ruleFor(req, index + 1)
+    const draft = rule ? await rule.answer(req, index + 1) : await this.#source.answer(req, cursor, index + 1)
     if (isError(draft)) throw draft
     const model = this.#options.model ?? (typeof req.model === 'string' && req.model !== '' ? req.model : 'mock')
     const response = completeReply(draft, { req, callNumber: index + 1, usage: this.#options.usage ?? 'estimate', model })
     // reset() between the call and its answer empties the records; then there is nothing to fill.
     if (this.responses.length > index) this.responses[index] = deepCopy(response)
     return response
+  }
+
+  /** The first rule with uses left whose match holds; its use is counted now, before any await. */
+  #ruleFor(req: ModelRequest, turn: number): Rule | undefined {
+    const index = this.#rules.findIndex((rule, i) => (rule.times === undefined || this.#ruleUses[i] < rule.times) && rule.matches(req, turn))
+    if (index === -1) return undefined
+    this.#ruleUses[index]++
+    return this.#rules[index]
   }
 
   async #acquire(): Promise<void> {

@@ -20,6 +20,8 @@ describe('matchers entry', () => {
         'toHaveRequestedTool',
         'toHaveText',
         'toHaveUsage',
+        'toHaveCalledToolsInOrder',
+        'toHaveUsedAtMost',
         'toHaveSentValidRequests',
         'toHaveCalledMcpTool',
         'toHaveCalledMcpToolTimes',

@@ -10,6 +10,8 @@ export async function matchersCompile(): Promise<void> {
   expect(agent).not.toHaveBeenLastCalledWithTask(expect.stringContaining('market'))
   expect(proxy).toHaveRefusedWith('rate_limited', { times: 2 })
   expect(env).toHaveText('sunny')
+  expect(agent).toHaveUsedAtMost({ requests: 2 })
+  expect(proxy).toHaveCalledToolsInOrder(['search'], { mode: 'superset' })
   await expect(Promise.resolve(env)).resolves.toHaveText('sunny')
   expect({ env }).toEqual({ env: expect.toHaveText('sunny') })
   expect({ env }).toEqual({ env: expect.not.toHaveText('rainy') })

@@ -20,6 +20,8 @@ export async function matchersCompile(): Promise<void> {
   expect(proxy).toHaveReceivedRequest({ agent: 'researcher' })
   expect(llm).toHaveReceivedRequests(0)
   expect(llm).toHaveConsumedAllTurns()
+  expect(proxy).toHaveUsedAtMost({ costUsd: 0.5 })
+  expect(llm).toHaveCalledToolsInOrder(['search', { name: 'book', args: { city: 'Paris' } }], { mode: 'subsequence' })
   expect(env).toHaveText('sunny')
   expect(env).toHaveUsage({ inputTokens: expect.any(Number) })
   const resolved: Promise<void> = expect(pending).resolves.toHaveText('sunny')

@@ -2,7 +2,8 @@
 // and (// @ts-expect-error) what must not.
 import { expect, test as base } from 'vitest'
 import { test, fixtures, type AgentDoublesFixtures } from 'agent-doubles/vitest'
-import type { Envelope, FakeProxy, MockAgent, ScriptedLLM } from 'agent-doubles'
+import { configure, ScriptedLLM as ScriptedLLMClass, toolCall, type Envelope, type FakeProxy, type MockAgent, type ScriptedLLM } from 'agent-doubles'
+import { snapshotSerializers } from 'agent-doubles/matchers'
 import type { FakeMcpServer } from 'agent-doubles'
 
 declare const env: Envelope
@@ -29,6 +30,10 @@ export function matchersCompile(): void {
   expect(proxy).toHaveSentValidRequests()
   expect(proxy).not.toHaveSentValidRequests()
   expect({ env }).toEqual({ env: expect.toHaveText('sunny') })
+  expect(llm).toHaveCalledToolsInOrder(['search', { name: 'get_weather', args: { city: expect.any(String) } }])
+  expect(proxy).toHaveCalledToolsInOrder(['a', 'b'], { mode: 'exact' })
+  expect(agent).toHaveUsedAtMost({ requests: 3, costUsd: 0.01 })
+  expect(proxy).not.toHaveUsedAtMost({ totalTokens: 100 })
 }
 
 export function wrongMatcherUsageFails(): void {
@@ -48,6 +53,12 @@ export function wrongMatcherUsageFails(): void {
   expect(proxy).toHaveSentValidRequests(1)
   // @ts-expect-error no such matcher
   expect(env).toHaveTexts('sunny')
+  // @ts-expect-error not a mode
+  expect(llm).toHaveCalledToolsInOrder(['a'], { mode: 'sequence' })
+  // @ts-expect-error a bound is a number
+  expect(llm).toHaveUsedAtMost({ requests: '3' })
+  // @ts-expect-error no such bound
+  expect(llm).toHaveUsedAtMost({ tokens: 3 })
 }
 
 export function fixturesCompile(): void {
@@ -64,6 +75,9 @@ export function fixturesCompile(): void {
   // @ts-expect-error no such fixture
   test('unknown fixture', async ({ notAFixture }) => void notAFixture)
   test.override({ fakeProxyOptions: { agents: ['researcher'], strict: true } })
+  test.override({ fakeProxyOptions: { transcript: { mode: 'auto', dir: '__transcripts__', upstream: llm, normalize: (text) => text, redact: (turn) => turn } } })
+  // @ts-expect-error not a transcript mode
+  test.override({ fakeProxyOptions: { transcript: { mode: 'always' } } })
   // @ts-expect-error agents is an array
   test.override({ fakeProxyOptions: { agents: 'researcher' } })
 
@@ -72,6 +86,19 @@ export function fixturesCompile(): void {
     const both: [string, string] = [db, fakeProxy.url]
     void both
   })
+}
+
+export async function authoringCompiles(): Promise<void> {
+  const undo: () => void = configure({ prices: { 'gpt-5': { inputPerMTok: 1.25, outputPerMTok: 10 } }, normalize: (text) => text })
+  undo()
+  // @ts-expect-error prices are numbers
+  configure({ prices: { 'gpt-5': { inputPerMTok: '1.25', outputPerMTok: 10 } } })
+  llm.when({ lastUser: /weather/i, toolOffered: 'get_weather', turn: 1 }, toolCall('get_weather', { city: 'Paris' }), { times: 1 }).when((req) => req.model === 'x', 'y')
+  // @ts-expect-error no such match field
+  llm.when({ user: 'x' }, 'y')
+  const fromRules: ScriptedLLM = await ScriptedLLMClass.fromRules('rules.json')
+  void fromRules
+  for (const serializer of snapshotSerializers) expect.addSnapshotSerializer(serializer)
 }
 
 export function mcpCompiles(): void {
