@@ -3,7 +3,7 @@
  * function, sequence, or a replayed transcript — and records every request it receives.
  * @module
  */
-import type { LLM, ModelRequest, ModelResponse, StreamEvent } from './types.js'
+import type { LLM, ModelRequest, ModelResponse, StreamEvent, StreamOptions } from './types.js'
 import { KIND } from '../kinds.js'
 import { registerDouble } from '../registry.js'
 import { argumentError, checkOptions, is } from '../internal/describe.js'
@@ -150,8 +150,8 @@ export class ScriptedLLM implements LLM {
   }
 
   /** Answers one call as a stream of events ending with one `finish`. */
-  stream(req: ModelRequest): AsyncIterable<StreamEvent> {
-    return this.#stream(req, this.#main)
+  stream(req: ModelRequest, options?: StreamOptions): AsyncIterable<StreamEvent> {
+    return this.#stream(req, this.#main, options)
   }
 
   /** The LLM serving one caller identity: its own cursor for a `perCall` transcript, else this double. */
@@ -241,7 +241,7 @@ export class ScriptedLLM implements LLM {
   }
 
   #view(cursor: Cursor): LLM {
-    return { generate: (req) => this.#generate(req, cursor), stream: (req) => this.#stream(req, cursor) }
+    return { generate: (req) => this.#generate(req, cursor), stream: (req, options) => this.#stream(req, cursor, options) }
   }
 
   async #generate(req: ModelRequest, cursor: Cursor): Promise<ModelResponse> {
@@ -254,12 +254,13 @@ export class ScriptedLLM implements LLM {
     }
   }
 
-  async *#stream(req: ModelRequest, cursor: Cursor): AsyncGenerator<StreamEvent> {
+  async *#stream(req: ModelRequest, cursor: Cursor, options: StreamOptions = {}): AsyncGenerator<StreamEvent> {
     const index = this.#record(req)
     await this.#acquire()
     try {
       const response = await this.#answer(req, cursor, index)
-      yield* streamResponse(response, this.#options.chunking ?? 'words', this.#options.latency)
+      options.onAccepted?.()
+      yield* streamResponse(response, this.#options.chunking ?? 'words', this.#options.latency, options.signal)
     } finally {
       this.#release()
     }

@@ -18,7 +18,7 @@ import { forwardableHeaders, readIdentity } from './identity.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
 import { errorStyleForPath, findRoute, isAgentApiPath } from './routes.js'
 import { readBody } from './server.js'
-import { writeSse } from './sse.js'
+import { startSse, writeSse } from './sse.js'
 import type { FakeRequest, ProxyFeature, Refusal } from './types.js'
 
 /** A refusal planned with `proxy.refuse()`. */
@@ -202,25 +202,34 @@ async function answerStream(
 ): Promise<void> {
   // Pull the first event before answering, so an error at the start (a refusal from a
   // ScriptedLLM, say) is a proper HTTP status the clients read and retry, not a broken stream.
+  // A brain that accepts the call before a wait (latency) has the headers sent at that point.
+  const { res, requestId } = answer
+  const leaving = new AbortController()
+  res.once('close', () => leaving.abort())
+  const options = { signal: leaving.signal, onAccepted: () => startSse(res, requestId) }
   let events: AsyncIterator<StreamEvent>
-  let first: IteratorResult<StreamEvent>
+  let first: Promise<IteratorResult<StreamEvent>>
   try {
-    events = withFinish(brain.stream(context.request), context.request.model)[Symbol.asyncIterator]()
-    first = await events.next()
+    events = withFinish(brain.stream(context.request, options), context.request.model)[Symbol.asyncIterator]()
+    first = events.next()
+    await first
   } catch (error) {
-    return onBrainError(error)
+    // Once the headers are out, the error can only travel in the stream (recording rethrows it).
+    if (!res.headersSent) return onBrainError(error)
+    first = Promise.reject(error)
+    first.catch(() => {})
   }
-  const frames = dialect.encodeStream(recording(first, events, record), context)
-  await writeSse(answer.res, answer.requestId, frames, {
+  const frames = dialect.encodeStream(recording(first, events!, record), context)
+  await writeSse(res, requestId, frames, {
     fault: answer.fault,
     onError: (error, framesSent) => dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent),
   })
 }
 
 /** The brain's events, first one included, noting the final response on the record. */
-async function* recording(first: IteratorResult<StreamEvent>, rest: AsyncIterator<StreamEvent>, record: FakeRequest): AsyncGenerator<StreamEvent> {
+async function* recording(first: Promise<IteratorResult<StreamEvent>>, rest: AsyncIterator<StreamEvent>, record: FakeRequest): AsyncGenerator<StreamEvent> {
   try {
-    for (let step = first; !step.done; step = await rest.next()) {
+    for (let step = await first; !step.done; step = await rest.next()) {
       if (step.value.type === 'finish') record.response = asModelResponse(step.value.response)
       yield step.value
     }

@@ -1,0 +1,45 @@
+/**
+ * Streaming resources (SPEC §11, issue 8): memory flat in the number of events, response
+ * headers before a `latency.firstChunkMs` wait, and no timer left behind by an aborted stream
+ * or by `close()`. Each runs in a child process, so a leak shows as a figure or a lingering
+ * process rather than a slow runner.
+ */
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { describe, expect, test } from 'vitest'
+
+const run = promisify(execFile)
+const child = (name: string): string => fileURLToPath(new URL(`./children/${name}`, import.meta.url))
+
+async function runChild(flags: string[], name: string, arg: string): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', child(name), arg], { timeout: 110_000 })
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
+}
+
+describe('a long stream', () => {
+  test('holds server memory flat: 100,000 events grow the heap by far less than a record per event', { timeout: 120_000 }, async () => {
+    const result = await runChild(['--expose-gc'], 'stream-heap.ts', '100000')
+    expect(result.ended).toBe(true)
+    // Every event's frame reached the client: 100,000 chunks of ~190 bytes.
+    expect(result.received).toBeGreaterThan(100_000 * 150)
+    // Pinning even 100 bytes per event would be 10 MB; the writer used to pin ≈ 450.
+    expect(result.peakGrowth).toBeLessThan(8 * 1024 * 1024)
+  })
+})
+
+describe('a stream waiting for its first chunk (latency.firstChunkMs: 60 s)', () => {
+  test('sends its headers before the wait, and an aborted request leaves no timer', { timeout: 120_000 }, async () => {
+    const result = await runChild([], 'latency-timers.ts', 'abort')
+    // The headers came while the first chunk was still a minute away; then the client left.
+    expect(result.order).toEqual(['headers 200 text/event-stream; charset=utf-8', 'end'])
+    expect(result.timers).toBe(0)
+    expect(result.records).toBe(1)
+  })
+
+  test('is ended by close(), leaving no timer', { timeout: 120_000 }, async () => {
+    const result = await runChild([], 'latency-timers.ts', 'close')
+    expect(result.order).toEqual(['headers 200 text/event-stream; charset=utf-8', 'error TypeError'])
+    expect(result.timers).toBe(0)
+  })
+})
