@@ -74,7 +74,7 @@ function* eachEvent(response: ModelResponse, chunking: Chunking): Generator<Stre
 /**
  * Yields the events of `response` with the configured delays: `firstChunkMs` before the first
  * event, `chunkMs` between events. No timer is armed when a delay is 0; an aborted `signal`
- * clears the pending timer and ends the stream. Events are made as they are read, so memory
+ * clears the pending timer and fails the stream with the signal's reason. Events are made as they are read, so memory
  * stays flat however many there are.
  */
 export async function* streamResponse(
@@ -87,8 +87,9 @@ export async function* streamResponse(
   const chunkMs = latency.chunkMs ?? 0
   let delay = firstChunkMs
   for (const event of eachEvent(response, chunking)) {
-    if (signal?.aborted) return
-    if (delay > 0 && !(await sleep(delay, signal))) return
+    signal?.throwIfAborted()
+    if (delay > 0) await sleep(delay, signal)
+    signal?.throwIfAborted()
     delay = chunkMs
     yield event
   }
@@ -96,17 +97,17 @@ export async function* streamResponse(
 
 /**
  * Waits on the global timer, so a test's fake timers (`vi.useFakeTimers()`) control latency
- * too. Resolves `false`, with the timer cleared, when `signal` aborts first.
+ * too. Settles early, with the timer cleared, when `signal` aborts first.
  */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const onAbort = (): void => {
       clearTimeout(timer)
-      resolve(false)
+      resolve()
     }
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort)
-      resolve(true)
+      resolve()
     }, ms)
     signal?.addEventListener('abort', onAbort, { once: true })
   })

@@ -16,7 +16,8 @@ import { handleRequest, type ProxyState } from './handle-request.js'
 import { RecordMode, validateRecordOptions, type UpstreamOrigins } from './record-mode.js'
 import type { TranscriptStream } from './upstream/transcript-sink.js'
 import { checkAgentNames } from './identity.js'
-import { startServer, type RunningServer } from './server.js'
+import { answerCrash, startServer, type RunningServer } from './server.js'
+import { inProcessTransport, type InProcessTransport } from './in-process.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
 
 /** Options of `new FakeProxy()`. */
@@ -125,6 +126,7 @@ export class FakeProxy {
   #starting = false
   #llm: LLM | undefined
   readonly #state: ProxyState
+  #inProcess: InProcessTransport | undefined
 
   constructor(options: FakeProxyOptions = {}) {
     checkOptions(OWNER, options, {
@@ -188,6 +190,7 @@ export class FakeProxy {
   async close(): Promise<void> {
     const server = this.#server
     this.#server = undefined
+    this.#inProcess?.close()
     await server?.close()
     await this.#state.recordMode?.close()
   }
@@ -242,6 +245,20 @@ export class FakeProxy {
   get url(): string {
     if (!this.#server) throw new Error(`${PREFIX} ${OWNER}: url read while it is not running; await proxy.start() first`)
     return this.#server.url
+  }
+
+  /**
+   * A `fetch` that serves every route of this proxy in process, with no socket: give it to a
+   * client as its `fetch` option (any base URL; only the path counts). Records, checks, plans
+   * and matchers are the proxy's own; streaming, aborts and faults behave as over HTTP. Works
+   * without `start()`; `close()` ends the answers it is still streaming.
+   * @example
+   * const proxy = new FakeProxy({ llm: scriptedLLM({ hello: 'hi' }) })
+   * const client = new OpenAI({ apiKey: 'test', baseURL: 'http://fake/v1', fetch: proxy.fetch })
+   */
+  get fetch(): typeof globalThis.fetch {
+    this.#inProcess ??= inProcessTransport((req, res) => handleRequest(req, res, this.#state), answerCrash)
+    return this.#inProcess.fetch
   }
 
   /**

@@ -55,7 +55,8 @@ export async function startServer(handler: RequestHandler, port = 0): Promise<Ru
   }
 }
 
-function answerCrash(res: ServerResponse, error: unknown): void {
+/** Answers a request whose handler rejected: a 500 if nothing was sent yet, else a cut connection. */
+export function answerCrash(res: ServerResponse, error: unknown): void {
   if (res.headersSent) {
     res.destroy()
     return
