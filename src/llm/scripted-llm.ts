@@ -7,7 +7,7 @@ import type { LLM, ModelRequest, ModelResponse, StreamEvent, StreamOptions } fro
 import { KIND } from '../kinds.js'
 import { registerDouble } from '../registry.js'
 import { argumentError, checkOptions, is } from '../internal/describe.js'
-import { deepCopy } from './helpers.js'
+import { deepCopy, isHandedOver } from './helpers.js'
 import { completeReply, isError } from './reply.js'
 import { compileScript, transcriptSource, type Cursor, type Script, type TurnSource } from './script.js'
 import { streamResponse, type Chunking, type Latency } from './stream-events.js'
@@ -179,6 +179,17 @@ export class ScriptedLLM implements LLM {
     return ScriptedLLM.#build({ source: this.#source, options: this.#options, perCall: this.#perCall })
   }
 
+  /**
+   * Clears recorded requests and responses, keeping every cursor where it is (a FakeProxy's
+   * `reset()` calls it on its brain).
+   * @example
+   * llm.clearRecords() // llm.callCount === 0; the next call gets the next scripted turn
+   */
+  clearRecords(): void {
+    this.requests.length = 0
+    this.responses.length = 0
+  }
+
   /** Clears recorded requests and responses and rewinds every cursor. */
   reset(): void {
     this.requests.length = 0
@@ -266,12 +277,15 @@ export class ScriptedLLM implements LLM {
     }
   }
 
-  /** Records a deep copy of the request; returns its index. */
+  /**
+   * Records the request — a deep copy, unless its maker handed it over (a FakeProxy's decoded
+   * request: it is recorded once, not copied again) — and returns its index.
+   */
   #record(req: ModelRequest): number {
     if (!is.object(req) || !Array.isArray(req.messages)) {
       throw argumentError('ScriptedLLM', 'request', 'a ModelRequest { model, messages, stream }', req)
     }
-    this.requests.push(deepCopy(req))
+    this.requests.push(isHandedOver(req) ? req : deepCopy(req))
     this.responses.push(undefined)
     return this.requests.length - 1
   }
@@ -282,7 +296,8 @@ export class ScriptedLLM implements LLM {
     const model = this.#options.model ?? (typeof req.model === 'string' && req.model !== '' ? req.model : 'mock')
     const response = completeReply(draft, { req, callNumber: index + 1, usage: this.#options.usage ?? 'estimate', model })
     // reset() between the call and its answer empties the records; then there is nothing to fill.
-    if (this.responses.length > index) this.responses[index] = deepCopy(response)
+    // A handed-over request's answer goes to a maker that only encodes and keeps it: no copy.
+    if (this.responses.length > index) this.responses[index] = isHandedOver(req) ? response : deepCopy(response)
     return response
   }
 

@@ -136,4 +136,9 @@ export interface LLM {
    * for each key; others may leave this out, and the caller then uses the LLM itself.
    */
   session?(key: string): LLM
+  /**
+   * Drops what the LLM recorded, keeping its place in any script. A FakeProxy's `reset()`
+   * calls it on its brain, so records are not held twice.
+   */
+  clearRecords?(): void
 }

@@ -206,8 +206,8 @@ export class FakeProxy {
   }
 
   /**
-   * Clears records, pending refusals, planned faults and the `reply()` override, and forgets
-   * definitions; keeps running on the same port. The setup entries call it after each test.
+   * Clears records (the brain's too, via its `clearRecords()`), pending refusals, planned
+   * faults and the `reply()` override, and forgets definitions; keeps running on the same port. The setup entries call it after each test.
    * @example
    * afterEach(() => proxy.reset())
    */
@@ -219,6 +219,8 @@ export class FakeProxy {
     state.faults.clear()
     state.reply = undefined
     state.book.reset()
+    // The brain's records of these requests go too (its place in its script stays).
+    this.#llm?.clearRecords?.()
   }
 
   /** Called when the test that made this proxy ends: closes it. @internal */

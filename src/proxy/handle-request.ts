@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { LLM, ModelRequest, StreamEvent } from '../llm/types.js'
+import { handOver } from '../llm/helpers.js'
 import { isProxyError } from '../proxy-error.js'
 import type { RefusalCode } from '../refusal-codes.js'
 import type { AgentBook } from './agent-book.js'
@@ -89,7 +90,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   if (parsed.kind === 'error') return send(parsed.status, inputErrorBody(dialect.errorStyle, parsed.status, parsed.message))
   let request: ModelRequest
   try {
-    request = dialect.decode(parsed.json ?? {})
+    // Decoded here and kept unchanged, so a model double records it without copying it again.
+    request = handOver(dialect.decode(parsed.json ?? {}))
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
     return send(400, inputErrorBody(dialect.errorStyle, 400, error.message, error.param))

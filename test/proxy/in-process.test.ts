@@ -10,6 +10,7 @@ import { generateText, streamText } from 'ai'
 import OpenAI from 'openai'
 import { describe, expect, test } from 'vitest'
 import { FakeProxy, scriptedLLM, toolCall } from '../../src/index.js'
+import { isHandedOver } from '../../src/llm/helpers.js'
 import '../matchers/setup-expect.js'
 
 const user = (content: string) => ({ role: 'user' as const, content })
@@ -161,5 +162,28 @@ describe('close()', () => {
     proxy.use(scriptedLLM({ hello: 'again' }))
     const completion = await openai.chat.completions.create({ model: 'gpt-5', messages: [user('hello')] })
     expect(completion.choices[0].message.content).toBe('again')
+  })
+})
+
+describe('records of a model double behind the proxy', () => {
+  test('are the requests the proxy decoded, not copies, and proxy.reset() clears them but keeps the script\'s place', async () => {
+    const llm = scriptedLLM(['one', 'two'])
+    const proxy = new FakeProxy({ llm })
+    const openai = new OpenAI({ apiKey: 'k', baseURL: 'http://fake/v1', fetch: proxy.fetch, maxRetries: 0 })
+    await openai.chat.completions.create({ model: 'gpt-5', messages: [user('first')] })
+    // Handed over by the proxy: recorded as is. A direct call's request is copied instead.
+    expect(isHandedOver(llm.requests[0])).toBe(true)
+    const direct = { model: 'm', messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'direct' }] }], stream: false }
+    const other = scriptedLLM(['x'])
+    await other.generate(direct)
+    expect(other.requests[0]).not.toBe(direct)
+    expect(other.requests[0]).toEqual(direct)
+
+    proxy.reset()
+    expect(llm.callCount).toBe(0)
+    expect(llm.responses).toEqual([])
+    const second = await openai.chat.completions.create({ model: 'gpt-5', messages: [user('second')] })
+    expect(second.choices[0].message.content).toBe('two')
+    expect(llm).toHaveReceivedRequest({ messages: [{ role: 'user', content: [{ type: 'text', text: 'second' }] }] })
   })
 })

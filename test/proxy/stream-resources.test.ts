@@ -1,7 +1,7 @@
 /**
- * Streaming resources (SPEC §11, issue 8): memory flat in the number of events, response
- * headers before a `latency.firstChunkMs` wait, and no timer left behind by an aborted stream
- * or by `close()`. Each runs in a child process, so a leak shows as a figure or a lingering
+ * Resources (SPEC §11, issue 8): streaming memory flat in the number of events, records under
+ * 1 KiB beyond the bodies, response headers before a `latency.firstChunkMs` wait, and no timer
+ * left behind by an aborted stream or by `close()`. Each runs in a child process, so a leak shows as a figure or a lingering
  * process rather than a slow runner.
  */
 import { execFile } from 'node:child_process'
@@ -25,6 +25,16 @@ describe('a long stream', () => {
     expect(result.received).toBeGreaterThan(100_000 * 150)
     // Pinning even 100 bytes per event would be 10 MB; the writer used to pin ≈ 450.
     expect(result.peakGrowth).toBeLessThan(8 * 1024 * 1024)
+  })
+})
+
+describe('records', () => {
+  test('cost under 1 KiB per request beyond the bodies, and proxy.reset() lets them all go', { timeout: 120_000 }, async () => {
+    const result = await runChild(['--expose-gc'], 'records-heap.ts', '4000')
+    // Two structuredClones per call in the brain used to add ≈ 0.9 KB to this.
+    expect(result.beyondBodies).toBeLessThan(1024)
+    // What stays after reset() is a fixed amount, not a record's worth per request.
+    expect(result.afterResetPerRequest).toBeLessThan((result.perRequest as number) / 4)
   })
 })
 
