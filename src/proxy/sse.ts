@@ -108,7 +108,14 @@ function plainWriter(res: ServerResponse): Writer {
     write(text) {
       if (res.destroyed) return false
       holdUntilTickEnds(res)
-      return !res.write(text)
+      // Frames made in the same tick leave as one chunk, as a server sending a body at once does.
+      const pending = held.get(res)! + text
+      if (pending.length < BATCH_CHARS) {
+        held.set(res, pending)
+        return res.writableNeedDrain
+      }
+      held.set(res, '')
+      return !res.write(pending)
     },
     flushed: () => Promise.resolve(),
   }
@@ -130,8 +137,10 @@ function trackingWriter(res: ServerResponse): Writer {
   }
 }
 
-/** Responses corked until the current tick ends. */
-const held = new WeakSet<ServerResponse>()
+/** Frames held per response until the current tick ends (flushed at this size sooner). */
+const BATCH_CHARS = 16 * 1024
+/** Responses corked until the current tick ends, with the frames written meanwhile. */
+const held = new WeakMap<ServerResponse, string>()
 
 /**
  * Holds what is written to `res` until the current tick ends, so the headers and the events a
@@ -139,13 +148,16 @@ const held = new WeakSet<ServerResponse>()
  */
 function holdUntilTickEnds(res: ServerResponse): void {
   if (held.has(res)) return
-  held.add(res)
+  held.set(res, '')
   res.cork()
   process.nextTick(release, res)
 }
 
 function release(res: ServerResponse): void {
-  if (!held.delete(res)) return
+  const pending = held.get(res)
+  if (pending === undefined) return
+  held.delete(res)
+  if (pending !== '' && !res.destroyed) res.write(pending)
   res.uncork()
 }
 
