@@ -110,12 +110,10 @@ function plainWriter(res: ServerResponse): Writer {
       holdUntilTickEnds(res)
       // Frames made in the same tick leave as one chunk, as a server sending a body at once does.
       const pending = held.get(res)! + text
-      if (pending.length < BATCH_CHARS) {
-        held.set(res, pending)
-        return res.writableNeedDrain
-      }
-      held.set(res, '')
-      return !res.write(pending)
+      held.set(res, pending)
+      if (pending.length < BATCH_CHARS) return false
+      release(res)
+      return mustWait(res)
     },
     flushed: () => Promise.resolve(),
   }
@@ -127,11 +125,8 @@ function trackingWriter(res: ServerResponse): Writer {
     write(text) {
       if (res.destroyed) return false
       holdUntilTickEnds(res)
-      let full = false
-      last = new Promise<void>((resolve) => {
-        full = !res.write(text, () => resolve())
-      })
-      return full
+      last = new Promise<void>((resolve) => res.write(text, () => resolve()))
+      return mustWait(res)
     },
     flushed: () => Promise.race([last, closed(res)]),
   }
@@ -167,16 +162,25 @@ function end(res: ServerResponse): void {
   res.end()
 }
 
-/** Settles when `res` can take more (`drain`) or is gone (`close`), leaving no listener behind. */
+/**
+ * Whether the writer must wait before writing more. Node 22+ does not flag (or later `drain`) a
+ * response for what it took while corked, so the socket is asked too.
+ */
+function mustWait(res: ServerResponse): boolean {
+  return res.writableNeedDrain || res.socket?.writableNeedDrain === true
+}
+
+/** Settles when `res` (or its socket) can take more, or is gone (`close`), leaving no listener behind. */
 function drainedOrClosed(res: ServerResponse): Promise<void> {
   if (res.destroyed) return Promise.resolve()
+  const drains: NodeJS.EventEmitter = res.socket?.writableNeedDrain ? res.socket : res
   return new Promise((resolve) => {
     const done = (): void => {
-      res.off('drain', done)
+      drains.off('drain', done)
       res.off('close', done)
       resolve()
     }
-    res.on('drain', done)
+    drains.on('drain', done)
     res.on('close', done)
   })
 }
