@@ -86,15 +86,20 @@ function isPlainBody(body: unknown): boolean {
   return body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array
 }
 
-/** Header names lower-cased, as `IncomingMessage.headers` has them. */
+/**
+ * Header names lower-cased, as `IncomingMessage.headers` has them. Takes a plain object, pairs,
+ * or any `Headers` (also another copy's, such as the `undici` package's).
+ */
 function headersOf(headers: HeadersInput | undefined): Record<string, string> {
   const out: Record<string, string> = {}
   if (!headers) return out
-  if (headers instanceof Headers || Array.isArray(headers)) {
-    for (const [name, value] of headers as Iterable<[string, string]>) out[name.toLowerCase()] = value
-    return out
+  if (Array.isArray(headers)) {
+    for (const [name, value] of headers as Array<[string, string]>) out[name.toLowerCase()] = value
+  } else if (typeof (headers as Headers).forEach === 'function') {
+    ;(headers as Headers).forEach((value, name) => (out[name.toLowerCase()] = value))
+  } else {
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = String(value)
   }
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = String(value)
   return out
 }
 

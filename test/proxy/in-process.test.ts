@@ -187,3 +187,21 @@ describe('records of a model double behind the proxy', () => {
     expect(llm).toHaveReceivedRequest({ messages: [{ role: 'user', content: [{ type: 'text', text: 'second' }] }] })
   })
 })
+
+describe('proxy.fetch input forms', () => {
+  test('reads headers given as pairs, a plain object, or another copy\'s Headers (undici\'s)', async () => {
+    const { Headers: UndiciHeaders } = await import('undici')
+    const proxy = new FakeProxy({ llm: scriptedLLM({ hello: 'hi there' }) })
+    const body = JSON.stringify({ model: 'gpt-5', messages: [user('hello')] })
+    const forms = [
+      [['Content-Type', 'application/json'], ['X-Trace', 'pairs']],
+      { 'Content-Type': 'application/json', 'X-Trace': 'object' },
+      new UndiciHeaders({ 'Content-Type': 'application/json', 'X-Trace': 'undici' }),
+    ] as RequestInit['headers'][]
+    for (const headers of forms) {
+      const answer = await proxy.fetch('http://fake/v1/chat/completions', { method: 'POST', headers, body })
+      expect(answer.status).toBe(200)
+    }
+    expect(proxy.requests.map((r) => r.headers['x-trace'])).toEqual(['pairs', 'object', 'undici'])
+  })
+})
