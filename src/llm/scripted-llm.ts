@@ -10,7 +10,7 @@ import { argumentError, checkOptions, is } from '../internal/describe.js'
 import { deepCopy, isHandedOver } from './helpers.js'
 import { completeReply, isError } from './reply.js'
 import { compileScript, transcriptSource, type Cursor, type Script, type TurnSource } from './script.js'
-import { streamResponse, type Chunking, type Latency } from './stream-events.js'
+import { eachEvent, streamResponse, type Chunking, type Latency } from './stream-events.js'
 import { readTranscript } from './transcript.js'
 import { isUsage, type UsageOption } from './usage.js'
 import { toLanguageModel, type AiLanguageModel } from './language-model.js'
@@ -271,7 +271,16 @@ export class ScriptedLLM implements LLM {
     try {
       const response = await this.#answer(req, cursor, index)
       options.onAccepted?.()
-      yield* streamResponse(response, this.#options.chunking ?? 'words', this.#options.latency, options.signal)
+      const { chunking = 'words', latency } = this.#options
+      if (latency?.firstChunkMs || latency?.chunkMs) {
+        yield* streamResponse(response, chunking, latency, options.signal)
+        return
+      }
+      // No delays: yield straight from the events, one generator fewer per event.
+      for (const event of eachEvent(response, chunking)) {
+        options.signal?.throwIfAborted()
+        yield event
+      }
     } finally {
       this.#release()
     }

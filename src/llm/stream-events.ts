@@ -56,8 +56,8 @@ export function responseEvents(response: ModelResponse, chunking: Chunking): Str
   return Array.from(eachEvent(response, chunking))
 }
 
-/** The events of {@link responseEvents}, made one at a time as they are read. */
-function* eachEvent(response: ModelResponse, chunking: Chunking): Generator<StreamEvent> {
+/** The events of {@link responseEvents}, made one at a time as they are read. @internal */
+export function* eachEvent(response: ModelResponse, chunking: Chunking): Generator<StreamEvent> {
   for (const part of response.content) {
     if (part.type === 'text') {
       // An empty text still streams as one (empty) delta, so a stream carries the same text

@@ -207,7 +207,8 @@ async function answerStream(
   // A brain that accepts the call before a wait (latency) has the headers sent at that point.
   const { res, requestId } = answer
   const leaving = new AbortController()
-  res.once('close', () => leaving.abort())
+  // Only a connection lost before the answer ended is a client leaving (an abort is not cheap).
+  res.once('close', () => res.writableEnded || leaving.abort())
   const options = { signal: leaving.signal, onAccepted: () => startSse(res, requestId) }
   let events: AsyncIterator<StreamEvent>
   let first: Promise<IteratorResult<StreamEvent>>
