@@ -130,8 +130,10 @@ class InProcessRequest extends Readable {
 
 /**
  * The part of `ServerResponse` the proxy writes to. The `fetch` promise settles when the head
- * is sent: with the whole body when `end()` comes at once (a JSON answer), else with a body
- * stream the writes feed (SSE), which waits for `drain` when the reader falls behind.
+ * is sent: with the whole body when `end()` comes in the same tick (a JSON answer, or a stream the
+ * brain made at once), else — at the end of the tick the head was flushed in, as a server's
+ * packet would leave — with a body stream the writes feed, which waits for `drain` when the
+ * reader falls behind.
  */
 class InProcessResponse extends EventEmitter {
   statusCode = 200
@@ -146,6 +148,12 @@ class InProcessResponse extends EventEmitter {
   #settle!: { resolve: (response: Response) => void; reject: (error: unknown) => void }
   #settled = false
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined
+  /** What was written before the body stream opened. */
+  #early: Uint8Array[] = []
+  #earlyBytes = 0
+  /** An error waiting for the reader to take what was sent before it. */
+  #failure: { error: unknown } | undefined
+  #opening = false
 
   answered(): Promise<Response> {
     return new Promise((resolve, reject) => (this.#settle = { resolve, reject }))
@@ -160,7 +168,9 @@ class InProcessResponse extends EventEmitter {
 
   flushHeaders(): void {
     if (!this.headersSent) this.writeHead(this.statusCode)
-    this.#open()
+    if (this.#opening) return
+    this.#opening = true
+    process.nextTick(() => this.#open())
   }
 
   cork(): void {}
@@ -169,9 +179,19 @@ class InProcessResponse extends EventEmitter {
   write(chunk: string | Uint8Array, callback?: () => void): boolean {
     if (this.destroyed || this.writableEnded) return false
     this.flushHeaders()
-    const controller = this.#stream!
-    controller.enqueue(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     if (callback) process.nextTick(callback)
+    if (!this.#stream) {
+      this.#early.push(bytes)
+      this.#earlyBytes += bytes.byteLength
+      if (this.#earlyBytes < HIGH_WATER_MARK) return true
+      // A long answer made at once: stream it now, with back-pressure, rather than hold it all.
+      this.#open()
+      this.writableNeedDrain = (this.#stream!.desiredSize ?? 1) <= 0
+      return !this.writableNeedDrain
+    }
+    const controller = this.#stream
+    controller.enqueue(bytes)
     this.writableNeedDrain = (controller.desiredSize ?? 1) <= 0
     return !this.writableNeedDrain
   }
@@ -183,7 +203,10 @@ class InProcessResponse extends EventEmitter {
     if (!this.#settled) {
       // The whole answer at once: no stream needed.
       this.#settled = true
-      this.#settle.resolve(new Response(bodyless(this.statusCode) ? null : (chunk ?? null), { status: this.statusCode, headers: this.#headers }))
+      if (chunk !== undefined) this.#early.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+      const body = this.#early.length === 1 ? this.#early[0] : this.#early.length > 1 ? Buffer.concat(this.#early) : null
+      this.#early = []
+      this.#settle.resolve(new Response(bodyless(this.statusCode) ? null : body, { status: this.statusCode, headers: this.#headers }))
     } else {
       if (chunk !== undefined) this.#stream?.enqueue(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
       this.#stream?.close()
@@ -196,13 +219,23 @@ class InProcessResponse extends EventEmitter {
   destroy(reason?: unknown): this {
     if (this.destroyed) return this
     this.destroyed = true
+    // Once the head was flushed the client has it, and the bytes sent before the cut.
+    if (this.#opening) this.#open()
     const error = reason ?? new TypeError(this.#settled ? 'terminated' : 'fetch failed', { cause: new Error('other side closed') })
     if (!this.#settled) {
       this.#settled = true
       this.#settle.reject(error)
-    } else if (!this.writableEnded) this.#stream?.error(error)
+    } else if (!this.writableEnded) this.#fail(error)
     this.#finish()
     return this
+  }
+
+  /** Errors the body once what was already sent has been read, as a cut connection does. */
+  #fail(error: unknown): void {
+    const controller = this.#stream
+    if (!controller) return
+    if ((controller.desiredSize ?? HIGH_WATER_MARK) >= HIGH_WATER_MARK) controller.error(error)
+    else this.#failure = { error }
   }
 
   /** Settles `fetch` with a streamed body, once. */
@@ -211,8 +244,13 @@ class InProcessResponse extends EventEmitter {
     this.#settled = true
     const body = new ReadableStream<Uint8Array>(
       {
-        start: (controller) => void (this.#stream = controller),
-        pull: () => {
+        start: (controller) => {
+          this.#stream = controller
+          for (const bytes of this.#early) controller.enqueue(bytes)
+          this.#early = []
+        },
+        pull: (controller) => {
+          if (this.#failure && (controller.desiredSize ?? 0) >= HIGH_WATER_MARK) return controller.error(this.#failure.error)
           if (!this.writableNeedDrain) return
           this.writableNeedDrain = false
           this.emit('drain')

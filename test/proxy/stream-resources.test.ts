@@ -12,8 +12,8 @@ import { describe, expect, test } from 'vitest'
 const run = promisify(execFile)
 const child = (name: string): string => fileURLToPath(new URL(`./children/${name}`, import.meta.url))
 
-async function runChild(flags: string[], name: string, arg: string): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', child(name), arg], { timeout: 110_000 })
+async function runChild(flags: string[], name: string, ...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', child(name), ...args], { timeout: 110_000 })
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
 }
 
@@ -24,6 +24,15 @@ describe('a long stream', () => {
     // Every event's frame reached the client: 100,000 chunks of ~190 bytes.
     expect(result.received).toBeGreaterThan(100_000 * 150)
     // Pinning even 100 bytes per event would be 10 MB; the writer used to pin ≈ 450.
+    expect(result.peakGrowth).toBeLessThan(8 * 1024 * 1024)
+  })
+})
+
+describe('a long stream through proxy.fetch', () => {
+  test('holds memory flat too: the in-process body waits for its reader', { timeout: 120_000 }, async () => {
+    const result = await runChild(['--expose-gc'], 'stream-heap.ts', '100000', 'in-process')
+    expect(result.ended).toBe(true)
+    expect(result.received).toBeGreaterThan(100_000 * 150)
     expect(result.peakGrowth).toBeLessThan(8 * 1024 * 1024)
   })
 })

@@ -1,6 +1,7 @@
 /**
  * Child process (run with --expose-gc): streams one long reply in 'chars' chunking from a
- * FakeProxy to a client reading the raw bytes, and prints the largest heap growth seen (after
+ * FakeProxy — over HTTP, or through `proxy.fetch` with `in-process` as second argument — to a
+ * client reading the raw bytes, and prints the largest heap growth seen (after
  * a full GC) while the stream runs, as JSON on stdout.
  */
 import { FakeProxy, scriptedLLM } from '../../../src/index.js'
@@ -9,13 +10,16 @@ const events = Number(process.argv[2] ?? 200_000)
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('run with --expose-gc')
 
-const proxy = await new FakeProxy({ llm: scriptedLLM({ hello: 'x'.repeat(events) }, { chunking: 'chars' }) }).start()
+const inProcess = process.argv[3] === 'in-process'
+const proxy = new FakeProxy({ llm: scriptedLLM({ hello: 'x'.repeat(events) }, { chunking: 'chars' }) })
+if (!inProcess) await proxy.start()
+const send = inProcess ? proxy.fetch : fetch
 gc()
 const baseline = process.memoryUsage().heapUsed
 let peak = 0
 let received = 0
 let nextSample = 4 * 1024 * 1024
-const response = await fetch(`${proxy.url}/v1/chat/completions`, {
+const response = await send(`${inProcess ? 'http://fake' : proxy.url}/v1/chat/completions`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ model: 'gpt-5', stream: true, messages: [{ role: 'user', content: 'hello' }] }),
