@@ -1,19 +1,29 @@
 /**
- * Runs every benchmark in bench/ and prints, for each group, the median ops/s of each case and
- * its ratio to the group's baseline (the first case) measured in the same run. Each group runs
- * several rounds with the cases in rotated order, so neither JIT warm-up nor a noisy neighbour
- * favours the case that happens to go first. `npm run bench`; BENCH_ONLY=agent|llm|proxy|lanes runs one
- * family, BENCH_TIME_MS and BENCH_ROUNDS set the effort.
+ * Runs every benchmark in bench/ and prints each SPEC §16 target as a ratio measured side by
+ * side in this run. Each group runs several rounds; within a round its cases take turns in
+ * slices of about 10 ms, in rotated order (so neither JIT warm-up nor a noisy neighbour favours
+ * one of them); a case's figure is the median
+ * of its per-round ratio to the group's baseline (the first case), with the range of those
+ * ratios. Cost is CPU time per operation (this process: client and double together), which other
+ * processes on a shared machine move far less than wall time; the wall-time ratio is printed
+ * beside it. Memory figures come from child processes with `--expose-gc`.
+ *
+ * `npm run bench` (about 4 minutes); `npm run bench -- --quick` (about a minute, noisier);
+ * BENCH_ONLY=agent|llm|proxy|in-process|memory runs one family; BENCH_TIME_MS and BENCH_ROUNDS
+ * set the effort.
  */
-import { Bench, type Task } from 'tinybench'
-import { groups as proxyGroups } from './proxy/openai-chat.bench.js'
+import { groups as proxyGroups } from './proxy/wire.bench.js'
+import { groups as inProcessGroups } from './proxy/in-process.bench.js'
 import { groups as llmGroups } from './llm/ai-sdk.bench.js'
 import { groups as agentGroups } from './agent/mock-agent.bench.js'
-import { fixtureOverhead, groups as laneGroups } from './proxy/lanes.bench.js'
+import { figures as memoryFigures } from './memory/figures.js'
+import { figures as fixtureFigures } from './fixtures/figures.js'
 
 export interface BenchCase {
   name: string
   fn: () => Promise<unknown>
+  /** The most this case may take, as a multiple of the baseline's time (SPEC §16). */
+  target?: number
 }
 
 export interface BenchGroup {
@@ -22,18 +32,80 @@ export interface BenchGroup {
   cases: BenchCase[]
   setup?: () => Promise<void>
   teardown?: () => Promise<void>
+  /** Targets between two cases that are not the baseline: `name` ≤ `target` × `against`. */
+  comparisons?: Array<{ name: string; against: string; target: number }>
 }
 
-const time = Number(process.env.BENCH_TIME_MS ?? 1000)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
-const families = { agent: agentGroups, llm: llmGroups, proxy: proxyGroups, lanes: laneGroups }
-const only = process.env.BENCH_ONLY as keyof typeof families | undefined
+/** A figure that is not a speed ratio (memory), measured once. */
+export interface Figure {
+  name: string
+  value: number
+  unit: string
+  /** The most it may be (SPEC §16), in `unit`. */
+  limit?: number
+}
+
+export interface FigureGroup {
+  title: string
+  measure: (quick: boolean) => Promise<Figure[]>
+}
+
+const quick = process.argv.includes('--quick')
+const time = Number(process.env.BENCH_TIME_MS ?? (quick ? 300 : 1000))
+const warmup = quick ? 100 : 200
+const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 5))
+const families: Record<string, Array<BenchGroup | FigureGroup>> = {
+  proxy: proxyGroups,
+  'in-process': inProcessGroups,
+  llm: llmGroups,
+  agent: agentGroups,
+  memory: [...memoryFigures, ...fixtureFigures],
+}
+const only = process.env.BENCH_ONLY
+if (only && !families[only]) throw new TypeError(`BENCH_ONLY must be one of ${Object.keys(families).join(', ')}, got ${JSON.stringify(only)}`)
 const selected = only ? families[only] : Object.values(families).flat()
 
-/** Mean operations per second, from the mean latency (ms) of the task's samples. */
-function opsPerSecond(task: Task | undefined): number {
-  const result = task?.result
-  return result && 'latency' in result && result.latency.mean > 0 ? 1000 / result.latency.mean : 0
+/** What one timed run of a case cost per operation, in microseconds. */
+interface Sample {
+  cpu: number
+  wall: number
+}
+
+/** How long one uninterrupted batch of a case runs before the next case takes over (ms). */
+const SLICE_MS = 10
+
+/** How many calls of `fn` take about {@link SLICE_MS}, found while warming it up for `ms`. */
+async function calibrate(fn: () => Promise<unknown>, ms: number): Promise<number> {
+  let ops = 0
+  const start = performance.now()
+  while (performance.now() - start < ms) {
+    await fn()
+    ops++
+  }
+  return Math.max(1, Math.round((ops * SLICE_MS) / ms))
+}
+
+/**
+ * One round: the cases take turns in slices of about {@link SLICE_MS} each (the order rotating
+ * every turn) until each has run about `ms`, so a noisy neighbour weighs on all of them alike.
+ * Returns each case's cost per operation: the process's CPU time (user + system), and wall time.
+ */
+async function runRound(fns: Array<() => Promise<unknown>>, batches: number[], ms: number): Promise<Sample[]> {
+  const totals = fns.map(() => ({ cpu: 0, wall: 0, ops: 0 }))
+  const end = performance.now() + ms * fns.length
+  for (let turn = 0; performance.now() < end; turn++) {
+    for (let j = 0; j < fns.length; j++) {
+      const i = (j + turn) % fns.length
+      const cpu = process.cpuUsage()
+      const start = performance.now()
+      for (let k = 0; k < batches[i]; k++) await fns[i]()
+      const used = process.cpuUsage(cpu)
+      totals[i].wall += (performance.now() - start) * 1000
+      totals[i].cpu += used.user + used.system
+      totals[i].ops += batches[i]
+    }
+  }
+  return totals.map((total) => ({ cpu: total.cpu / total.ops, wall: total.wall / total.ops }))
 }
 
 function median(values: number[]): number {
@@ -42,35 +114,58 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-for (const group of selected) {
-  await group.setup?.()
-  const samples = new Map<string, number[]>(group.cases.map((c) => [c.name, []]))
-  for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ time, warmupTime: 200 })
-    const order = group.cases.map((_, i) => group.cases[(i + round) % group.cases.length])
-    for (const c of order) bench.add(c.name, c.fn)
-    await bench.run()
-    for (const task of bench.tasks) samples.get(task.name)?.push(opsPerSecond(task))
-  }
-  await group.teardown?.()
+const verdict = (ok: boolean): string => (ok ? 'meets' : 'MISSES')
 
-  const baselineRuns = samples.get(group.cases[0].name) ?? []
+async function runGroup(group: BenchGroup): Promise<void> {
+  await group.setup?.()
+  const samples = new Map<string, Sample[]>(group.cases.map((c) => [c.name, []]))
+  try {
+    const fns = group.cases.map((c) => c.fn)
+    const batches: number[] = []
+    for (const fn of fns) batches.push(await calibrate(fn, warmup))
+    for (let round = 0; round < rounds; round++) {
+      const results = await runRound(fns, batches, time)
+      results.forEach((sample, i) => samples.get(group.cases[i].name)!.push(sample))
+    }
+  } finally {
+    await group.teardown?.()
+  }
+  const baseline = samples.get(group.cases[0].name)!
   console.log(`\n${group.title}`)
   for (const c of group.cases) {
-    const runs = samples.get(c.name) ?? []
+    const runs = samples.get(c.name)!
     // Ratios round by round (same conditions), summarised by their median and range.
-    const ratios = runs.map((hz, i) => hz / (baselineRuns[i] || 1))
+    const ratios = runs.map((sample, i) => sample.cpu / baseline[i].cpu)
+    const ratio = median(ratios)
     const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`
-    console.log(
-      `  ${c.name.padEnd(60)} ${median(runs).toFixed(0).padStart(9)} ops/s   ×${median(ratios).toFixed(2)} (rounds ${range})`,
-    )
+    const wall = median(runs.map((sample, i) => sample.wall / baseline[i].wall))
+    const target = c.target === undefined ? '' : `  target ≤ ${c.target.toFixed(2)}× ${verdict(ratio <= c.target)}`
+    const cpu = median(runs.map((sample) => sample.cpu)).toFixed(1)
+    console.log(`  ${c.name.padEnd(56)} ${cpu.padStart(8)} µs  ×${ratio.toFixed(2)} (rounds ${range}; wall ×${wall.toFixed(2)})${target}`)
+  }
+  for (const { name, against, target } of group.comparisons ?? []) {
+    const mine = samples.get(name)!
+    const theirs = samples.get(against)!
+    const ratios = mine.map((sample, i) => sample.cpu / theirs[i].cpu)
+    const ratio = median(ratios)
+    const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`
+    const wall = median(mine.map((sample, i) => sample.wall / theirs[i].wall))
+    console.log(`  ${`${name} ÷ ${against}`.padEnd(56)} ${''.padStart(11)}  ×${ratio.toFixed(2)} (rounds ${range}; wall ×${wall.toFixed(2)})  target ≤ ${target.toFixed(2)}× ${verdict(ratio <= target)}`)
   }
 }
 
-if (!only || only === 'lanes') {
-  // Child Vitest runs: minutes, not seconds, so three rounds whatever BENCH_ROUNDS says.
-  const overhead = fixtureOverhead(3)
-  console.log('\nfakeProxy fixture vs a hand-made beforeAll FakeProxy (2,000 empty tests, child Vitest runs)')
-  console.log(`  hand-made beforeAll server      ${overhead.handMade.toFixed(1).padStart(8)} µs/test   ×1.00`)
-  console.log(`  fakeProxy fixture (a lane each) ${overhead.fixture.toFixed(1).padStart(8)} µs/test   ×${(overhead.fixture / overhead.handMade).toFixed(2)}   (+${overhead.perTestUs.toFixed(1)} µs/test)`)
+async function runFigures(group: FigureGroup): Promise<void> {
+  const figures = await group.measure(quick)
+  console.log(`\n${group.title}`)
+  for (const f of figures) {
+    const limit = f.limit === undefined ? '' : `  limit ${f.limit} ${f.unit} ${verdict(f.value <= f.limit)}`
+    console.log(`  ${f.name.padEnd(58)} ${f.value.toFixed(2).padStart(10)} ${f.unit}${limit}`)
+  }
+}
+
+console.log(`agent-doubles bench: Node ${process.version}, ${rounds} rounds × ${time} ms per case${quick ? ' (quick)' : ''}`)
+console.log('µs = CPU time per operation (client and server in this process); × = its ratio to the group\'s baseline, median of the rounds')
+for (const group of selected) {
+  if ('measure' in group) await runFigures(group)
+  else await runGroup(group)
 }

@@ -57,3 +57,21 @@ export function deepCopy<T>(value: T): T {
     return json === undefined ? value : (JSON.parse(json) as T)
   }
 }
+
+/** Requests whose maker hands them over for good (see {@link handOver}). */
+const handedOver = new WeakSet<object>()
+
+/**
+ * Marks `req` as handed over: its maker (a FakeProxy, for a request it decoded) never changes
+ * it and shows others only copies, so a double may record it as it is rather than copy it
+ * again. @internal
+ */
+export function handOver<T extends object>(req: T): T {
+  handedOver.add(req)
+  return req
+}
+
+/** Whether `value` was {@link handOver handed over}. @internal */
+export function isHandedOver(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && handedOver.has(value)
+}

@@ -101,7 +101,7 @@ export function toLanguageModel(llm: LLM, { modelId, provider = 'agent-doubles' 
     },
     async doStream(options) {
       options.abortSignal?.throwIfAborted()
-      const iterator = llm.stream(toModelRequest(options, modelId, true))[Symbol.asyncIterator]()
+      const iterator = llm.stream(toModelRequest(options, modelId, true), { signal: options.abortSignal })[Symbol.asyncIterator]()
       // Await the first event here, so a failing call rejects doStream as a real provider's would.
       const first = await iterator.next()
       return { stream: toAiStream(first, iterator, options.abortSignal) }

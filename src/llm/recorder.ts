@@ -79,9 +79,9 @@ function recordLLM(inner: LLM, write: WriteLine): LLM {
       write(serializeTurn(snapshot, response))
       return response
     },
-    stream(req) {
+    stream(req, options) {
       const snapshot = requestSnapshot(req)
-      return recordStream(inner.stream(req), (response) => write(serializeTurn(snapshot, response)))
+      return recordStream(inner.stream(req, options), (response) => write(serializeTurn(snapshot, response)))
     },
   }
   const { session } = inner

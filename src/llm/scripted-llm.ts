@@ -3,14 +3,14 @@
  * function, sequence, or a replayed transcript — and records every request it receives.
  * @module
  */
-import type { LLM, ModelRequest, ModelResponse, StreamEvent } from './types.js'
+import type { LLM, ModelRequest, ModelResponse, StreamEvent, StreamOptions } from './types.js'
 import { KIND } from '../kinds.js'
 import { registerDouble } from '../registry.js'
 import { argumentError, checkOptions, is } from '../internal/describe.js'
-import { deepCopy } from './helpers.js'
+import { deepCopy, isHandedOver } from './helpers.js'
 import { completeReply, isError } from './reply.js'
 import { compileScript, transcriptSource, type Cursor, type Script, type TurnSource } from './script.js'
-import { streamResponse, type Chunking, type Latency } from './stream-events.js'
+import { eachEvent, streamResponse, type Chunking, type Latency } from './stream-events.js'
 import { readTranscript } from './transcript.js'
 import { isUsage, type UsageOption } from './usage.js'
 import { toLanguageModel, type AiLanguageModel } from './language-model.js'
@@ -216,8 +216,8 @@ export class ScriptedLLM implements LLM {
   }
 
   /** Answers one call as a stream of events ending with one `finish`. */
-  stream(req: ModelRequest): AsyncIterable<StreamEvent> {
-    return this.#stream(req, this.#main)
+  stream(req: ModelRequest, options?: StreamOptions): AsyncIterable<StreamEvent> {
+    return this.#stream(req, this.#main, options)
   }
 
   /** The LLM serving one caller identity: its own cursor for a `perCall` transcript, else this double. */
@@ -243,6 +243,17 @@ export class ScriptedLLM implements LLM {
   /** A new double over the same script and options, with its own cursor from turn 0 and its own records. */
   fork(): ScriptedLLM {
     return ScriptedLLM.#build({ source: this.#source, options: this.#options, perCall: this.#perCall, rules: this.#rules })
+  }
+
+  /**
+   * Clears recorded requests and responses, keeping every cursor where it is (a FakeProxy's
+   * `reset()` calls it on its brain).
+   * @example
+   * llm.clearRecords() // llm.callCount === 0; the next call gets the next scripted turn
+   */
+  clearRecords(): void {
+    this.requests.length = 0
+    this.responses.length = 0
   }
 
   /** Clears recorded requests and responses and rewinds every cursor. */
@@ -308,7 +319,7 @@ export class ScriptedLLM implements LLM {
   }
 
   #view(cursor: Cursor): LLM {
-    return { generate: (req) => this.#generate(req, cursor), stream: (req) => this.#stream(req, cursor), ...(this.embed ? { embed: this.embed } : {}) }
+    return { generate: (req) => this.#generate(req, cursor), stream: (req, options) => this.#stream(req, cursor, options), ...(this.embed ? { embed: this.embed } : {}) }
   }
 
   async #generate(req: ModelRequest, cursor: Cursor): Promise<ModelResponse> {
@@ -321,23 +332,36 @@ export class ScriptedLLM implements LLM {
     }
   }
 
-  async *#stream(req: ModelRequest, cursor: Cursor): AsyncGenerator<StreamEvent> {
+  async *#stream(req: ModelRequest, cursor: Cursor, options: StreamOptions = {}): AsyncGenerator<StreamEvent> {
     const index = this.#record(req)
     await this.#acquire()
     try {
       const response = await this.#answer(req, cursor, index)
-      yield* streamResponse(response, this.#options.chunking ?? 'words', this.#options.latency)
+      options.onAccepted?.()
+      const { chunking = 'words', latency } = this.#options
+      if (latency?.firstChunkMs || latency?.chunkMs) {
+        yield* streamResponse(response, chunking, latency, options.signal)
+        return
+      }
+      // No delays: yield straight from the events, one generator fewer per event.
+      for (const event of eachEvent(response, chunking)) {
+        options.signal?.throwIfAborted()
+        yield event
+      }
     } finally {
       this.#release()
     }
   }
 
-  /** Records a deep copy of the request; returns its index. */
+  /**
+   * Records the request — a deep copy, unless its maker handed it over (a FakeProxy's decoded
+   * request: it is recorded once, not copied again) — and returns its index.
+   */
   #record(req: ModelRequest): number {
     if (!is.object(req) || !Array.isArray(req.messages)) {
       throw argumentError('ScriptedLLM', 'request', 'a ModelRequest { model, messages, stream }', req)
     }
-    this.requests.push(deepCopy(req))
+    this.requests.push(isHandedOver(req) ? req : deepCopy(req))
     this.responses.push(undefined)
     return this.requests.length - 1
   }
@@ -349,7 +373,8 @@ export class ScriptedLLM implements LLM {
     const model = this.#options.model ?? (typeof req.model === 'string' && req.model !== '' ? req.model : 'mock')
     const response = completeReply(draft, { req, callNumber: index + 1, usage: this.#options.usage ?? 'estimate', model })
     // reset() between the call and its answer empties the records; then there is nothing to fill.
-    if (this.responses.length > index) this.responses[index] = deepCopy(response)
+    // A handed-over request's answer goes to a maker that only encodes and keeps it: no copy.
+    if (this.responses.length > index) this.responses[index] = isHandedOver(req) ? response : deepCopy(response)
     return response
   }
 

@@ -18,53 +18,97 @@ export interface Latency {
 
 /** Splits `text` into chunks that join back to exactly `text`; `''` gives no chunks. */
 export function chunkText(text: string, chunking: Chunking): string[] {
-  if (text === '') return []
-  if (chunking === 'chars') return Array.from(text)
+  return Array.from(eachChunk(text, chunking))
+}
+
+/** The chunks of {@link chunkText}, one at a time, so a long reply is never held split up. */
+function* eachChunk(text: string, chunking: Chunking): Generator<string> {
+  if (text === '') return
+  if (chunking === 'chars') {
+    yield* text
+    return
+  }
   if (typeof chunking === 'number') {
-    const chars = Array.from(text)
-    const chunks: string[] = []
-    for (let i = 0; i < chars.length; i += chunking) chunks.push(chars.slice(i, i + chunking).join(''))
-    return chunks
+    let chunk = ''
+    let size = 0
+    for (const char of text) {
+      chunk += char
+      if (++size === chunking) {
+        yield chunk
+        chunk = ''
+        size = 0
+      }
+    }
+    if (size > 0) yield chunk
+    return
   }
   // Each chunk is a word with the whitespace after it (the first also takes any before it).
-  return text.match(/\s*\S+\s*/gu) ?? [text]
+  let found = false
+  for (const [word] of text.matchAll(/\s*\S+\s*/gu)) {
+    found = true
+    yield word
+  }
+  if (!found) yield text
 }
 
 /** The events of `response`, in content order, without delays. */
 export function responseEvents(response: ModelResponse, chunking: Chunking): StreamEvent[] {
-  const events: StreamEvent[] = []
+  return Array.from(eachEvent(response, chunking))
+}
+
+/** The events of {@link responseEvents}, made one at a time as they are read. @internal */
+export function* eachEvent(response: ModelResponse, chunking: Chunking): Generator<StreamEvent> {
   for (const part of response.content) {
     if (part.type === 'text') {
       // An empty text still streams as one (empty) delta, so a stream carries the same text
       // block the JSON answer does.
-      const chunks = part.text === '' ? [''] : chunkText(part.text, chunking)
-      for (const text of chunks) events.push({ type: 'text-delta', text })
+      if (part.text === '') yield { type: 'text-delta', text: '' }
+      for (const text of eachChunk(part.text, chunking)) yield { type: 'text-delta', text }
     } else if (part.type === 'reasoning') {
-      for (const text of chunkText(part.text, chunking)) events.push({ type: 'reasoning-delta', text })
-    } else if (part.type === 'tool-call') events.push({ type: 'tool-call', id: part.id, name: part.name, args: part.args })
+      for (const text of eachChunk(part.text, chunking)) yield { type: 'reasoning-delta', text }
+    } else if (part.type === 'tool-call') yield { type: 'tool-call', id: part.id, name: part.name, args: part.args }
   }
-  events.push({ type: 'finish', response })
-  return events
+  yield { type: 'finish', response }
 }
 
 /**
  * Yields the events of `response` with the configured delays: `firstChunkMs` before the first
- * event, `chunkMs` between events. No timer is armed when a delay is 0.
+ * event, `chunkMs` between events. No timer is armed when a delay is 0; an aborted `signal`
+ * clears the pending timer and fails the stream with the signal's reason. Events are made as they are read, so memory
+ * stays flat however many there are.
  */
 export async function* streamResponse(
   response: ModelResponse,
   chunking: Chunking,
   latency: Latency = {},
+  signal?: AbortSignal,
 ): AsyncGenerator<StreamEvent> {
-  const events = responseEvents(response, chunking)
-  for (let i = 0; i < events.length; i++) {
-    const delay = i === 0 ? (latency.firstChunkMs ?? 0) : (latency.chunkMs ?? 0)
-    if (delay > 0) await sleep(delay)
-    yield events[i]
+  const firstChunkMs = latency.firstChunkMs ?? 0
+  const chunkMs = latency.chunkMs ?? 0
+  let delay = firstChunkMs
+  for (const event of eachEvent(response, chunking)) {
+    signal?.throwIfAborted()
+    if (delay > 0) await sleep(delay, signal)
+    signal?.throwIfAborted()
+    delay = chunkMs
+    yield event
   }
 }
 
-/** Waits on the global timer, so a test's fake timers (`vi.useFakeTimers()`) control latency too. */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
+/**
+ * Waits on the global timer, so a test's fake timers (`vi.useFakeTimers()`) control latency
+ * too. Settles early, with the timer cleared, when `signal` aborts first.
+ */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      resolve()
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
 }

@@ -86,8 +86,30 @@ function parseLine(text: string, source: string, line: number): TranscriptTurn {
   if (response === undefined && providerError === undefined) throw fail('missing "response"')
   const problem = requestProblem(request)
   if (problem) throw fail(`request${problem}`)
-  if (providerError !== undefined) return { request: request as ModelRequest, response: parseProviderError(providerError, fail), line }
-  return { request: request as ModelRequest, response: parseModelResponse(response, `${where}: response`), line }
+  if (providerError !== undefined) return new RecordedTurn(request as ModelRequest, parseProviderError(providerError, fail), line)
+  return new RecordedTurn(request as ModelRequest, parseModelResponse(response, `${where}: response`), line)
+}
+
+/**
+ * A turn as a transcript holds it. Only strict replay reads a turn's request, so it is kept as
+ * its JSON text (a fraction of the object's heap) and parsed when read: a long transcript then
+ * costs about its file size, not several times it.
+ */
+class RecordedTurn implements TranscriptTurn {
+  readonly #request: string
+
+  constructor(
+    request: ModelRequest,
+    readonly response: ReplyDraft | ProviderError,
+    readonly line: number,
+  ) {
+    // A fresh flat string: a slice of the line would keep the whole file's text alive.
+    this.#request = JSON.stringify(request)
+  }
+
+  get request(): ModelRequest {
+    return JSON.parse(this.#request) as ModelRequest
+  }
 }
 
 /** A `"providerError": {"name", "message"?, "retryAfterS"?}` field as the error it replays. */

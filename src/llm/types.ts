@@ -112,10 +112,24 @@ export type StreamEvent =
   | { type: 'tool-call'; id: string; name: string; args: unknown }
   | { type: 'finish'; response: ModelResponse }
 
+/** What a caller may hand {@link LLM.stream} besides the request. */
+export interface StreamOptions {
+  /**
+   * Aborted when the caller stops listening (its client left, or the proxy closed): a pending
+   * wait (`latency`) ends at once and leaves no timer behind.
+   */
+  signal?: AbortSignal
+  /**
+   * Called once the call is accepted — it can no longer fail with a status — before any wait
+   * for the first event, so a server can send its headers then, as a real one does.
+   */
+  onAccepted?: () => void
+}
+
 /** The neutral model interface every part of the library speaks. */
 export interface LLM {
   generate(req: ModelRequest): Promise<ModelResponse>
-  stream(req: ModelRequest): AsyncIterable<StreamEvent>
+  stream(req: ModelRequest, options?: StreamOptions): AsyncIterable<StreamEvent>
   /**
    * The LLM that serves one caller identity (a FakeProxy passes `"<agent>/<subagent>"`).
    * Doubles whose cursors are per caller (`perCall` transcripts) return a cursor of their own
@@ -129,4 +143,10 @@ export interface LLM {
    * const withVectors: LLM = { generate: (req) => llm.generate(req), stream: (req) => llm.stream(req), embed: (text) => [text.length] }
    */
   embed?(text: string, model: string): number[] | Promise<number[]>
+
+  /**
+   * Drops what the LLM recorded, keeping its place in any script. A FakeProxy's `reset()`
+   * calls it on its brain, so records are not held twice.
+   */
+  clearRecords?(): void
 }

@@ -303,15 +303,16 @@ export function numberOr(value: unknown): number | undefined {
  * without one gets a finish built from what it streamed, and events after a finish are dropped.
  */
 export async function* withFinish(events: AsyncIterable<StreamEvent>, model: string): AsyncGenerator<StreamEvent> {
-  const content: Part[] = []
+  const said = new Accumulated()
   for await (const event of events) {
     if (event.type === 'finish') {
       yield event
       return
     }
-    accumulate(content, event)
+    said.add(event)
     yield event
   }
+  const content = said.content()
   const calls = content.some((part) => part.type === 'tool-call')
   yield {
     type: 'finish',
@@ -319,16 +320,39 @@ export async function* withFinish(events: AsyncIterable<StreamEvent>, model: str
   }
 }
 
-function accumulate(content: Part[], event: StreamEvent): void {
-  const last = content.at(-1)
-  if (event.type === 'text-delta') {
-    if (last?.type === 'text') last.text += event.text
-    else content.push({ type: 'text', text: event.text })
-  } else if (event.type === 'reasoning-delta') {
-    if (last?.type === 'reasoning') last.text += event.text
-    else content.push({ type: 'reasoning', text: event.text })
-  } else if (event.type === 'tool-call') {
-    content.push({ type: 'tool-call', id: event.id, name: event.name, args: event.args })
+/**
+ * The content a stream has carried so far. Deltas are joined a thousand at a time, so a long
+ * stream costs about its text, not a string node per delta.
+ */
+class Accumulated {
+  readonly #content: Part[] = []
+  #pending: string[] = []
+
+  add(event: StreamEvent): void {
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
+      const type = event.type === 'text-delta' ? 'text' : 'reasoning'
+      if (this.#content.at(-1)?.type !== type) {
+        this.#flush()
+        this.#content.push({ type, text: '' })
+      }
+      this.#pending.push(event.text)
+      if (this.#pending.length >= 1024) this.#flush()
+    } else if (event.type === 'tool-call') {
+      this.#flush()
+      this.#content.push({ type: 'tool-call', id: event.id, name: event.name, args: event.args })
+    }
+  }
+
+  content(): Part[] {
+    this.#flush()
+    return this.#content
+  }
+
+  #flush(): void {
+    if (this.#pending.length === 0) return
+    const last = this.#content.at(-1) as { text: string }
+    last.text += this.#pending.join('')
+    this.#pending = []
   }
 }
 

@@ -21,8 +21,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { checkAgentNames } from './identity.js'
 import { answerNoLane, LaneTable } from './lanes.js'
 import { ResponseMemory } from './response-memory.js'
-import { startServer, type RunningServer } from './server.js'
+import { answerCrash, startServer, type RunningServer } from './server.js'
 import { serverErrorBody } from './server-errors.js'
+import { inProcessTransport, type InProcessTransport } from './in-process.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
 
 /** Options of `new FakeProxy()`. */
@@ -123,6 +124,9 @@ interface LaneSeed {
  */
 let laneSeed: LaneSeed | undefined
 
+/** What a crash report reads of a request the in-process transport could not name. */
+const IN_PROCESS_REQUEST = { method: 'POST', url: '/', headers: {} } as IncomingMessage
+
 /** The brand of a lane, so `instanceof ProxyLane` holds across the ESM and CJS copies. */
 const LANE = Symbol.for('agent-doubles.proxy-lane')
 
@@ -184,6 +188,7 @@ export class FakeProxy {
   readonly #lanes: LaneTable
   /** Set on a lane: what it hangs from. */
   readonly #lane: LaneSeed | undefined
+  #inProcess: InProcessTransport | undefined
 
   constructor(options: FakeProxyOptions = {}) {
     const lane = laneSeed
@@ -329,6 +334,7 @@ export class FakeProxy {
     this.#server = undefined
     // Every lane closes with its server: a late request to one is answered 404 by no one.
     for (const entry of [...this.#lanes.entries()]) this.#lanes.remove(entry.id)
+    this.#inProcess?.close()
     await server?.close()
     this.#state.memory.clear()
     await this.#state.recordMode?.close()
@@ -345,10 +351,10 @@ export class FakeProxy {
   }
 
   /**
-   * Clears records, pending refusals and provider errors, planned faults, the `reply()`
-   * override and remembered Responses (`previous_response_id`), and forgets
-   * definitions; keeps running on the same port. The setup entries call it after each test.
-   * On a proxy it leaves its lanes alone; each lane resets on its own.
+   * Clears records (the brain's too, via its `clearRecords()`), pending refusals and provider
+   * errors, planned faults, the `reply()` override and remembered Responses
+   * (`previous_response_id`), and forgets definitions; keeps running on the same port. The setup
+   * entries call it after each test. On a proxy it leaves its lanes alone; each lane resets on its own.
    * @example
    * afterEach(() => proxy.reset())
    */
@@ -362,6 +368,8 @@ export class FakeProxy {
     state.reply = undefined
     state.memory.clear()
     state.book.reset()
+    // The brain's records of these requests go too (its place in its script stays).
+    this.#llm?.clearRecords?.()
   }
 
   /** What the control API acts on: this proxy's records and plans, and its brain. */
@@ -410,6 +418,23 @@ export class FakeProxy {
     }
     if (!this.#server) throw new Error(`${PREFIX} ${OWNER}: url read while it is not running; await proxy.start() first`)
     return this.#server.url
+  }
+
+  /**
+   * A `fetch` that serves every route of this proxy in process, with no socket: give it to a
+   * client as its `fetch` option (any base URL; only the path counts). Records, checks, plans
+   * and matchers are the proxy's own; streaming, aborts and faults behave as over HTTP. Works
+   * without `start()`; `close()` ends the answers it is still streaming.
+   * @example
+   * const proxy = new FakeProxy({ llm: scriptedLLM({ hello: 'hi' }) })
+   * const client = new OpenAI({ apiKey: 'test', baseURL: 'http://fake/v1', fetch: proxy.fetch })
+   */
+  get fetch(): typeof globalThis.fetch {
+    this.#inProcess ??= inProcessTransport(
+      (req, res) => handleRequest(req, res, this.#state),
+      (res, error) => answerCrash(res.req ?? IN_PROCESS_REQUEST, res, error, serverErrorBody),
+    )
+    return this.#inProcess.fetch
   }
 
   /**

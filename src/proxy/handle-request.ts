@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { LLM, ModelRequest, StreamEvent } from '../llm/types.js'
 import { isProviderError, type ProviderErrorName } from '../provider-errors.js'
+import { handOver } from '../llm/helpers.js'
 import { isProxyError } from '../proxy-error.js'
 import type { RefusalCode } from '../refusal-codes.js'
 import type { AgentBook } from './agent-book.js'
@@ -36,7 +37,7 @@ import { errorStyleFor, findRoute, isAgentApiPath, providerForUnknownPath } from
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from './response-memory.js'
 import { readBody } from './server.js'
-import { closed } from './sse.js'
+import { closed, startSse } from './sse.js'
 import { renameToolCallEvents, renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
 import { INVALID_REQUEST, rejectionBody, validateRequest } from './validate/index.js'
 import { embed as deterministicVector } from './dialects/openai-embeddings.js'
@@ -160,7 +161,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory) : undefined
   let request: ModelRequest
   try {
-    request = dialect.decode(json, target, state.memory)
+    // Decoded here and kept unchanged, so a model double records it without copying it again.
+    request = handOver(dialect.decode(json, target, state.memory))
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
     if (!violation) {
@@ -344,16 +346,29 @@ async function answerStream(
 ): Promise<void> {
   // Pull the first event before answering, so an error at the start (a refusal from a
   // ScriptedLLM, say) is a proper HTTP status the clients read and retry, not a broken stream.
+  // A brain that accepts the call before a wait (latency) has the headers sent at that point.
+  const { res, requestId } = answer
+  const leaving = new AbortController()
+  // Only a connection lost before the answer ended is a client leaving (an abort is not cheap).
+  res.once('close', () => res.writableEnded || leaving.abort())
+  // SSE headers go out when the brain accepts the call, before any latency wait; other framings
+  // send theirs with the first frame.
+  const framing = dialect.framing?.(context) ?? 'sse'
+  const options = { signal: leaving.signal, onAccepted: framing === 'sse' ? () => startSse(res, requestId) : undefined }
   let events: AsyncIterator<StreamEvent>
-  let first: IteratorResult<StreamEvent>
+  let first: Promise<IteratorResult<StreamEvent>>
   try {
-    events = renameToolCallEvents(withFinish(brain.stream(context.request), context.request.model), handlers.rename)[Symbol.asyncIterator]()
-    first = await events.next()
+    events = renameToolCallEvents(withFinish(brain.stream(context.request, options), context.request.model), handlers.rename)[Symbol.asyncIterator]()
+    first = events.next()
+    await first
   } catch (error) {
-    return handlers.onBrainError(error)
+    // Once the headers are out, the error can only travel in the stream (recording rethrows it).
+    if (!res.headersSent) return handlers.onBrainError(error)
+    first = Promise.reject(error)
+    first.catch(() => {})
   }
-  const frames = withStreamError(dialect, dialect.encodeStream(recording(first, events, record), context), context)
-  await writeStream(answer.res, answer.requestId, frames, dialect.framing?.(context) ?? 'sse', {
+  const frames = withStreamError(dialect, dialect.encodeStream(recording(first, events!, record), context), context)
+  await writeStream(res, requestId, frames, framing, {
     fault: answer.fault,
     // Unreachable in practice: withStreamError turns failures into the dialect's own frames.
     onError: (error, framesSent) => streamErrorFrames(dialect, error, framesSent, context)[0],
@@ -382,9 +397,9 @@ function streamErrorFrames(dialect: ModelDialect, error: unknown, framesSent: nu
 }
 
 /** The brain's events, first one included, noting the final response on the record. */
-async function* recording(first: IteratorResult<StreamEvent>, rest: AsyncIterator<StreamEvent>, record: FakeRequest): AsyncGenerator<StreamEvent> {
+async function* recording(first: Promise<IteratorResult<StreamEvent>>, rest: AsyncIterator<StreamEvent>, record: FakeRequest): AsyncGenerator<StreamEvent> {
   try {
-    for (let step = first; !step.done; step = await rest.next()) {
+    for (let step = await first; !step.done; step = await rest.next()) {
       if (step.value.type === 'finish') record.response = asModelResponse(step.value.response)
       yield step.value
     }

@@ -87,7 +87,7 @@ function openaiShape(status: number, message: string): unknown {
  * A bug of the fake itself: 500 with `x-should-retry: false`, since sending the same request
  * again meets the same bug (without it the Anthropic SDK resends it three times).
  */
-function answerCrash(req: IncomingMessage, res: ServerResponse, error: unknown, errorBody: ErrorBodyFor): void {
+export function answerCrash(req: IncomingMessage, res: ServerResponse, error: unknown, errorBody: ErrorBodyFor): void {
   if (res.headersSent || res.destroyed) {
     res.destroy()
     return

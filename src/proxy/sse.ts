@@ -34,10 +34,27 @@ export function closed(res: ServerResponse): Promise<void> {
 }
 
 /**
- * Writes `frames` as an SSE answer. With a `fault`, the stream breaks after `fault.afterChunks`
- * frames: the socket is cut (`disconnect`), a frame of broken JSON ends it (`malformed`), or it
- * stops sending and waits for the connection to close (`stall`). `onError` renders a frame for
- * an error thrown by the frames themselves once the stream has started.
+ * Sends the status line and SSE headers now, held until the current tick ends so events the
+ * brain produces at once leave in the same packet; a no-op once headers are sent. A server
+ * calls it when a call is accepted, before any wait for the first event.
+ */
+export function startSse(res: ServerResponse, requestId: string): void {
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(200, sseHeaders(requestId))
+  holdUntilTickEnds(res)
+  // Sent now even if the first event is late (latency.firstChunkMs), as a real server does.
+  res.flushHeaders()
+}
+
+/**
+ * Writes `frames` as an SSE answer (sending the headers first unless {@link startSse} did).
+ * With a `fault`, the stream breaks after `fault.afterChunks` frames: the socket is cut
+ * (`disconnect`), a frame of broken JSON ends it (`malformed`), or it stops sending and waits
+ * for the connection to close (`stall`). `onError` renders a frame for an error thrown by the
+ * frames themselves once the stream has started.
+ *
+ * Per frame it only writes: no promise or listener is made unless the socket's buffer is full,
+ * so memory stays flat however many events a stream has.
  */
 export async function writeSse(
   res: ServerResponse,
@@ -45,24 +62,24 @@ export async function writeSse(
   frames: AsyncIterable<SseFrame>,
   options: { fault?: Fault; onError: (error: unknown, framesSent: number) => SseFrame },
 ): Promise<void> {
-  const out = writer(res)
-  res.writeHead(200, sseHeaders(requestId))
-  out.batch()
-  // Sent now even if the first event is late (latency.firstChunkMs), as a real server does.
-  res.flushHeaders()
+  startSse(res, requestId)
+  const { fault } = options
+  // Only a planned disconnect needs to know when the last frame reached the socket.
+  const out = fault?.kind === 'disconnect' ? trackingWriter(res) : plainWriter(res)
   let sent = 0
   try {
     for await (const frame of frames) {
       if (res.destroyed) return
-      if (options.fault && sent >= options.fault.afterChunks) return await breakStream(res, options.fault, out)
-      await out.write(formatFrame(frame))
+      if (fault && sent >= fault.afterChunks) return await breakStream(res, fault, out)
+      const full = out.write(formatFrame(frame))
       sent++
+      if (full) await drainedOrClosed(res)
     }
   } catch (error) {
-    if (!res.destroyed) await out.write(formatFrame(options.onError(error, sent)))
+    if (!res.destroyed) out.write(formatFrame(options.onError(error, sent)))
   }
-  if (options.fault && !res.destroyed) return await breakStream(res, options.fault, out)
-  out.end()
+  if (fault && !res.destroyed) return await breakStream(res, fault, out)
+  end(res)
 }
 
 async function breakStream(res: ServerResponse, fault: Fault, out: Writer): Promise<void> {
@@ -71,59 +88,99 @@ async function breakStream(res: ServerResponse, fault: Fault, out: Writer): Prom
     await out.flushed()
     res.socket?.destroy()
   } else if (fault.kind === 'malformed') {
-    await out.write('data: {"broken": \n\n')
-    out.end()
+    out.write('data: {"broken": \n\n')
+    end(res)
   } else {
     // stall: keep the connection open, sending nothing, until the client or close() ends it.
-    await out.gone
+    await closed(res)
   }
 }
 
 interface Writer {
-  /**
-   * Holds what is written until the current tick ends, so the headers and the events a brain
-   * produces at once leave in one packet rather than one each.
-   */
-  batch(): void
-  /** Writes `text`, waiting for the socket to drain (or close) when its buffer is full. */
-  write(text: string): Promise<void>
+  /** Writes `text` (held until the tick ends); `true` when the socket's buffer is full. */
+  write(text: string): boolean
   /** Settles once everything written so far is handed to the socket (or the socket is gone). */
   flushed(): Promise<void>
-  /** Ends the answer, releasing a held batch first. */
-  end(): void
-  readonly gone: Promise<void>
 }
 
-function writer(res: ServerResponse): Writer {
-  const gone = closed(res)
-  let last: Promise<void> = Promise.resolve()
-  let corked = false
-  const uncork = (): void => {
-    if (!corked) return
-    corked = false
-    res.uncork()
-  }
-  const batch = (): void => {
-    if (corked) return
-    corked = true
-    res.cork()
-    process.nextTick(uncork)
-  }
+function plainWriter(res: ServerResponse): Writer {
   return {
-    gone,
-    batch,
-    async write(text) {
-      if (res.destroyed) return
-      batch()
-      const flushed = new Promise<void>((resolve) => res.write(text, () => resolve()))
-      last = Promise.race([flushed, gone])
-      if (res.writableNeedDrain) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone])
+    write(text) {
+      if (res.destroyed) return false
+      holdUntilTickEnds(res)
+      // Frames made in the same tick leave as one chunk, as a server sending a body at once does.
+      const pending = held.get(res)! + text
+      held.set(res, pending)
+      if (pending.length < BATCH_CHARS) return false
+      release(res)
+      return mustWait(res)
     },
-    flushed: () => last,
-    end() {
-      // Node 24 drops what is still corked when end() comes first: release it before ending.
-      uncork()
-      res.end()
-    },
+    flushed: () => Promise.resolve(),
   }
+}
+
+function trackingWriter(res: ServerResponse): Writer {
+  let last: Promise<void> = Promise.resolve()
+  return {
+    write(text) {
+      if (res.destroyed) return false
+      holdUntilTickEnds(res)
+      last = new Promise<void>((resolve) => res.write(text, () => resolve()))
+      return mustWait(res)
+    },
+    flushed: () => Promise.race([last, closed(res)]),
+  }
+}
+
+/** Frames held per response until the current tick ends (flushed at this size sooner). */
+const BATCH_CHARS = 16 * 1024
+/** Responses corked until the current tick ends, with the frames written meanwhile. */
+const held = new WeakMap<ServerResponse, string>()
+
+/**
+ * Holds what is written to `res` until the current tick ends, so the headers and the events a
+ * brain produces at once leave in one packet rather than one each.
+ */
+function holdUntilTickEnds(res: ServerResponse): void {
+  if (held.has(res)) return
+  held.set(res, '')
+  res.cork()
+  process.nextTick(release, res)
+}
+
+function release(res: ServerResponse): void {
+  const pending = held.get(res)
+  if (pending === undefined) return
+  held.delete(res)
+  if (pending !== '' && !res.destroyed) res.write(pending)
+  res.uncork()
+}
+
+/** Ends the answer, releasing a held batch first: Node 24 drops what is still corked when end() comes first. */
+function end(res: ServerResponse): void {
+  release(res)
+  res.end()
+}
+
+/**
+ * Whether the writer must wait before writing more. Node 22+ does not flag (or later `drain`) a
+ * response for what it took while corked, so the socket is asked too.
+ */
+function mustWait(res: ServerResponse): boolean {
+  return res.writableNeedDrain || res.socket?.writableNeedDrain === true
+}
+
+/** Settles when `res` (or its socket) can take more, or is gone (`close`), leaving no listener behind. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve()
+  const drains: NodeJS.EventEmitter = res.socket?.writableNeedDrain ? res.socket : res
+  return new Promise((resolve) => {
+    const done = (): void => {
+      drains.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    drains.on('drain', done)
+    res.on('close', done)
+  })
 }

@@ -1,0 +1,72 @@
+/**
+ * `llm.stream(req, { signal, onAccepted })`: an abort ends a latency wait at once and fails the
+ * stream with the signal's reason; `onAccepted` comes after the script answered and before the
+ * wait for the first event. Ordering is asserted, never durations.
+ */
+import { streamText } from 'ai'
+import { describe, expect, test } from 'vitest'
+import { scriptedLLM, type ModelRequest, type StreamEvent } from '../../src/index.js'
+
+const request: ModelRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], stream: true }
+const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length
+
+describe('ScriptedLLM stream options', () => {
+  test('onAccepted comes before the first-chunk wait; an abort during it clears the timer and rejects with the reason', async () => {
+    const llm = scriptedLLM({ hello: 'hi there' }, { latency: { firstChunkMs: 60_000 } })
+    const controller = new AbortController()
+    const before = timers()
+    const order: string[] = []
+    const iterator = llm.stream(request, { signal: controller.signal, onAccepted: () => order.push('accepted') })[Symbol.asyncIterator]()
+    const first = iterator.next().then(
+      () => order.push('event'),
+      (error: unknown) => order.push(`rejected ${(error as Error).name}`),
+    )
+    // The script answered and the wait began: accepted, no event yet, one timer armed.
+    await expect.poll(() => order).toEqual(['accepted'])
+    expect(timers()).toBe(before + 1)
+    controller.abort()
+    await first
+    expect(order).toEqual(['accepted', 'rejected AbortError'])
+    expect(timers()).toBe(before)
+    // The call was answered and recorded before the client left.
+    expect(llm.responses[0]?.content).toEqual([{ type: 'text', text: 'hi there' }])
+  })
+
+  test('a call that fails is never accepted', async () => {
+    const llm = scriptedLLM([new Error('boom')])
+    let accepted = false
+    const events: StreamEvent[] = []
+    const failure = await (async () => {
+      for await (const event of llm.stream(request, { onAccepted: () => (accepted = true) })) events.push(event)
+    })().catch((e: unknown) => e)
+    expect((failure as Error).message).toBe('boom')
+    expect(accepted).toBe(false)
+    expect(events).toEqual([])
+  })
+
+  test('an already aborted signal ends the stream before any event', async () => {
+    const llm = scriptedLLM({ hello: 'hi there' })
+    const reason = new Error('left')
+    const failure = await (async () => {
+      for await (const _ of llm.stream(request, { signal: AbortSignal.abort(reason) })) void _
+    })().catch((e: unknown) => e)
+    expect(failure).toBe(reason)
+  })
+
+  test('languageModel() hands the AI SDK abortSignal to the stream: streamText stops during a chunk wait', async () => {
+    const llm = scriptedLLM({ hello: 'one two three' }, { latency: { chunkMs: 60_000 } })
+    const controller = new AbortController()
+    const before = timers()
+    const chunks: string[] = []
+    const result = streamText({ model: llm.languageModel(), prompt: 'hello', abortSignal: controller.signal, onError: () => {} })
+    const reading = (async () => {
+      for await (const text of result.textStream) {
+        chunks.push(text)
+        controller.abort()
+      }
+    })().catch((e: unknown) => e)
+    await reading
+    expect(chunks).toEqual(['one '])
+    expect(timers()).toBe(before)
+  })
+})

@@ -1,0 +1,64 @@
+/**
+ * Resources (SPEC §11, issue 8): streaming memory flat in the number of events, records under
+ * 1 KiB beyond the bodies, response headers before a `latency.firstChunkMs` wait, and no timer
+ * left behind by an aborted stream or by `close()`. Each runs in a child process, so a leak shows as a figure or a lingering
+ * process rather than a slow runner.
+ */
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { describe, expect, test } from 'vitest'
+
+const run = promisify(execFile)
+const child = (name: string): string => fileURLToPath(new URL(`./children/${name}`, import.meta.url))
+
+async function runChild(flags: string[], name: string, ...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', child(name), ...args], { timeout: 110_000 })
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
+}
+
+describe('a long stream', () => {
+  test('holds server memory flat: 100,000 events grow the heap by far less than a record per event', { timeout: 120_000 }, async () => {
+    const result = await runChild(['--expose-gc'], 'stream-heap.ts', '100000')
+    expect(result.ended).toBe(true)
+    // Every event's frame reached the client: 100,000 chunks of ~190 bytes.
+    expect(result.received).toBeGreaterThan(100_000 * 150)
+    // Pinning even 100 bytes per event would be 10 MB; the writer used to pin ≈ 450.
+    expect(result.peakGrowth).toBeLessThan(8 * 1024 * 1024)
+  })
+})
+
+describe('a long stream through proxy.fetch', () => {
+  test('holds memory flat too: the in-process body waits for its reader', { timeout: 120_000 }, async () => {
+    const result = await runChild(['--expose-gc'], 'stream-heap.ts', '100000', 'in-process')
+    expect(result.ended).toBe(true)
+    expect(result.received).toBeGreaterThan(100_000 * 150)
+    expect(result.peakGrowth).toBeLessThan(8 * 1024 * 1024)
+  })
+})
+
+describe('records', () => {
+  test('cost under 1 KiB per request beyond the bodies, and proxy.reset() lets them all go', { timeout: 120_000 }, async () => {
+    const result = await runChild(['--expose-gc'], 'records-heap.ts', '4000')
+    // Two structuredClones per call in the brain used to add ≈ 0.9 KB to this.
+    expect(result.beyondBodies).toBeLessThan(1024)
+    // What stays after reset() is a fixed amount, not a record's worth per request.
+    expect(result.afterResetPerRequest).toBeLessThan((result.perRequest as number) / 4)
+  })
+})
+
+describe('a stream waiting for its first chunk (latency.firstChunkMs: 60 s)', () => {
+  test('sends its headers before the wait, and an aborted request leaves no timer', { timeout: 120_000 }, async () => {
+    const result = await runChild([], 'latency-timers.ts', 'abort')
+    // The headers came while the first chunk was still a minute away; then the client left.
+    expect(result.order).toEqual(['headers 200 text/event-stream; charset=utf-8', 'end'])
+    expect(result.timers).toBe(0)
+    expect(result.records).toBe(1)
+  })
+
+  test('is ended by close(), leaving no timer', { timeout: 120_000 }, async () => {
+    const result = await runChild([], 'latency-timers.ts', 'close')
+    expect(result.order).toEqual(['headers 200 text/event-stream; charset=utf-8', 'error TypeError'])
+    expect(result.timers).toBe(0)
+  })
+})
