@@ -13,6 +13,7 @@
  * set the effort.
  */
 import { groups as proxyGroups } from './proxy/wire.bench.js'
+import { groups as laneGroups } from './proxy/lanes.bench.js'
 import { groups as inProcessGroups } from './proxy/in-process.bench.js'
 import { groups as llmGroups } from './llm/ai-sdk.bench.js'
 import { groups as agentGroups } from './agent/mock-agent.bench.js'
@@ -55,7 +56,7 @@ const time = Number(process.env.BENCH_TIME_MS ?? (quick ? 300 : 1000))
 const warmup = quick ? 100 : 200
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 5))
 const families: Record<string, Array<BenchGroup | FigureGroup>> = {
-  proxy: proxyGroups,
+  proxy: [...proxyGroups, ...laneGroups],
   'in-process': inProcessGroups,
   llm: llmGroups,
   agent: agentGroups,
