@@ -291,7 +291,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     }
     return writeJson(answer, 200, body)
   }
-  const rename = dialect.toolCallIds ? toolCallIdRenamer(dialect.toolCallIds, id) : (callId: string) => callId
+  const rename = dialect.toolCallIds ? toolCallIdRenamer(dialect.toolCallIds) : (callId: string) => callId
   if (request.stream) return answerStream(answer, dialect, brain, context, record, { rename, onBrainError })
   let response
   try {

@@ -7,9 +7,9 @@
 import type { ModelResponse, StreamEvent } from '../llm/types.js'
 import { isGeneratedToolCallId, wireId, type WireIdKind } from './wire-ids.js'
 
-/** Renames generated ids into `kind`, seeded by the request's `seed`. */
-export function toolCallIdRenamer(kind: WireIdKind, seed: string): (id: string) => string {
-  return (id) => (isGeneratedToolCallId(id) ? wireId(kind, `${seed}/${id}`) : id)
+/** Renames generated ids into `kind`; a generated id always maps to the same wire id. */
+export function toolCallIdRenamer(kind: WireIdKind): (id: string) => string {
+  return (id) => (isGeneratedToolCallId(id) ? wireId(kind, id) : id)
 }
 
 /** `response` with its tool calls renamed (a copy when any changes). */
