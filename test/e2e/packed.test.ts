@@ -72,8 +72,10 @@ describe('loading every entry', () => {
     const out = await nodeJson(['--input-type=module', '-e', consumerFiles['esm-check.mjs']])
     expect(out.root).toEqual(expect.arrayContaining(['MockAgent', 'mockAgent', 'FakeProxy', 'ScriptedLLM', 'scriptedLLM', 'Envelope', 'resetAll', 'refusalCodes']))
     expect(out.matchers).toEqual(expect.arrayContaining(['matchers', 'installMatchers']))
-    expect(out.matcherNames).toEqual(expect.arrayContaining(['toHaveBeenCalledWithTask', 'toHaveRefusedWith', 'toHaveText']))
-    expect(out.matcherNames).toHaveLength(13)
+    expect(out.matcherNames).toEqual(
+      expect.arrayContaining(['toHaveBeenCalledWithTask', 'toHaveRefusedWith', 'toHaveText', 'toHaveSentValidRequests', 'toHaveCalledMcpTool', 'toHaveCalledToolsInOrder', 'toHaveUsedAtMost']),
+    )
+    expect(out.matcherNames).toHaveLength(18)
     expect(out.resolved).toEqual({
       'agent-doubles': 'dist/index.js',
       'agent-doubles/matchers': 'dist/matchers/index.js',

@@ -10,7 +10,10 @@ const prior = { openai: process.env.OPENAI_BASE_URL, anthropic: process.env.ANTH
 const test = base.override({
   fakeProxyOptions: { strict: true, llm: new ScriptedLLM({ weather: 'sunny in Paris', '*': 'no idea' }) },
 })
-let firstUrl = ''
+let firstServer = ''
+
+/** The file server's URL behind a lane's `<server>/~<id>`. */
+const serverOf = (url: string): string => url.replace(/\/~[^/]+$/, '')
 
 afterAll(() => {
   // Every test's fixture teardown put the variables back; the file-scoped proxy is still open here.
@@ -21,8 +24,9 @@ afterAll(() => {
 })
 
 test('new OpenAI() reaches the proxy through OPENAI_BASE_URL and gets the fileâ€™s scripted brain', async ({ fakeProxy }) => {
-  firstUrl = fakeProxy.url
-  expect(process.env.OPENAI_BASE_URL).toBe(`${fakeProxy.url}/v1`)
+  firstServer = serverOf(fakeProxy.url)
+  // The environment names the file server's root; with one test running, that is this test's lane.
+  expect(process.env.OPENAI_BASE_URL).toBe(`${firstServer}/v1`)
   const openai = new OpenAI({ apiKey: 'test', maxRetries: 0, defaultHeaders: { 'x-viper-agent': 'researcher' } })
   const completion = await openai.chat.completions.create({
     model: 'gpt-5',
@@ -33,12 +37,13 @@ test('new OpenAI() reaches the proxy through OPENAI_BASE_URL and gets the fileâ€
   expect(fakeProxy).toHaveReceivedRequest({ agent: 'researcher', path: '/v1/chat/completions' })
 })
 
-test('new Anthropic() reaches the same proxy through ANTHROPIC_BASE_URL; strict refuses a request with no agent', async ({
+test('new Anthropic() reaches the same server through ANTHROPIC_BASE_URL; strict refuses a request with no agent', async ({
   fakeProxy,
 }) => {
-  expect(fakeProxy.url).toBe(firstUrl)
+  // A fresh lane of the same server.
+  expect(serverOf(fakeProxy.url)).toBe(firstServer)
   expect(fakeProxy).toHaveReceivedRequests(0)
-  expect(process.env.ANTHROPIC_BASE_URL).toBe(fakeProxy.url)
+  expect(process.env.ANTHROPIC_BASE_URL).toBe(firstServer)
   const anthropic = new Anthropic({ apiKey: 'test', maxRetries: 0 })
   const refused = anthropic.messages.create({ model: 'claude-e2e', max_tokens: 64, messages: [{ role: 'user', content: 'weather?' }] })
   await expect(refused).rejects.toHaveRefusedWith('agent_required')
