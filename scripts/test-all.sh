@@ -57,6 +57,10 @@ if [ "$mode" = all ]; then
 fi
 step vitest-node20 npx vitest run
 count "$log/vitest-node20.txt"
+if [ "$mode" = all ]; then
+  step vitest-node20-slow npx vitest run --config vitest.slow.config.ts
+  count "$log/vitest-node20-slow.txt"
+fi
 step jest-node20 node node_modules/jest/bin/jest.js --detectOpenHandles --ci
 count "$log/jest-node20.txt"
 step examples-vitest npx vitest run --config examples/vitest.config.ts
