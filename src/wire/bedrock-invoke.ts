@@ -6,7 +6,7 @@
  * @module
  */
 import { BadRequest, type ModelDialect, type SseFrame } from '../proxy/dialect.js'
-import { anthropicMessages } from '../proxy/dialects/anthropic-messages.js'
+import { anthropicMessages } from './anthropic-messages.js'
 import { bedrockErrorAnswer, bedrockStreamError, bedrockTarget } from './bedrock-converse.js'
 
 /** `POST /model/{modelId}/invoke` and `/invoke-with-response-stream`, for Anthropic models. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { BadRequest } from '../proxy/dialect.js'
-import { DEFAULT_DIMENSIONS } from '../proxy/dialects/openai-embeddings.js'
+import { DEFAULT_DIMENSIONS } from './openai-embeddings.js'
 
 /** A path segment percent-decoded, or as sent when it is not valid percent-encoding. */
 export function decodeSegment(segment: string): string {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import type { ModelResponse, StreamEvent } from '../../src/llm/types.js'
 import { splitArguments, withFinish, type EncodeContext, type ModelDialect } from '../../src/proxy/dialect.js'
-import { anthropicMessages } from '../../src/proxy/dialects/anthropic-messages.js'
-import { openaiChat } from '../../src/proxy/dialects/openai-chat.js'
-import { openaiResponses } from '../../src/proxy/dialects/openai-responses.js'
+import { anthropicMessages } from '../../src/wire/anthropic-messages.js'
+import { openaiChat } from '../../src/wire/openai-chat.js'
+import { openaiResponses } from '../../src/wire/openai-responses.js'
 import { valueFor } from '../../src/proxy/schema-values.js'
 
 const answer: ModelResponse = {

@@ -4,9 +4,9 @@
  * same path), or in Gemini's when it sends `x-goog-api-key`.
  * @module
  */
-import type { ModelRequest } from '../../llm/types.js'
-import type { DirectDialect } from '../dialect.js'
-import { geminiModels } from '../../wire/gemini.js'
+import type { ModelRequest } from '../llm/types.js'
+import type { DirectDialect } from '../proxy/dialect.js'
+import { geminiModels } from './gemini.js'
 
 /** The models the fake lists. */
 export const listedModels: readonly string[] = Object.freeze([

@@ -3,7 +3,7 @@
  * `reference/wire-protocols.md` §2.
  * @module
  */
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../llm/types.js'
 import {
   appendPart,
   argumentsJson,
@@ -23,8 +23,8 @@ import {
   type EncodeContext,
   type ModelDialect,
   type SseFrame,
-} from '../dialect.js'
-import { wireId } from '../wire-ids.js'
+} from '../proxy/dialect.js'
+import { wireId } from '../proxy/wire-ids.js'
 
 /**
  * The `system_fingerprint` answers carry: real ones name the backend configuration

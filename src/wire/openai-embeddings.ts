@@ -7,8 +7,8 @@
  * @module
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import type { ModelRequest } from '../../llm/types.js'
-import { BadRequest, numberOr, requireString, type DirectContext, type DirectDialect } from '../dialect.js'
+import type { ModelRequest } from '../llm/types.js'
+import { BadRequest, numberOr, requireString, type DirectContext, type DirectDialect } from '../proxy/dialect.js'
 
 /** Dimensions of a vector when the request does not ask for a number. */
 export const DEFAULT_DIMENSIONS = 64

@@ -2,7 +2,7 @@
  * OpenAI Responses (`POST /v1/responses`), JSON and SSE, per `reference/wire-protocols.md` §3.
  * @module
  */
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../llm/types.js'
 import {
   appendPart,
   argumentsJson,
@@ -21,9 +21,9 @@ import {
   type ModelDialect,
   type RequestTarget,
   type SseFrame,
-} from '../dialect.js'
-import { wireId, type WireIdKind } from '../wire-ids.js'
-import type { ResponseMemory } from '../response-memory.js'
+} from '../proxy/dialect.js'
+import { wireId, type WireIdKind } from '../proxy/wire-ids.js'
+import type { ResponseMemory } from '../proxy/response-memory.js'
 
 /** The OpenAI Responses dialect. */
 export const openaiResponses: ModelDialect = {

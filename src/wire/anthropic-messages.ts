@@ -2,8 +2,8 @@
  * Anthropic Messages (`POST /v1/messages`), JSON and SSE, per `reference/wire-protocols.md` §4.
  * @module
  */
-import { estimateInputTokens } from '../../llm/usage.js'
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../../llm/types.js'
+import { estimateInputTokens } from '../llm/usage.js'
+import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../llm/types.js'
 import {
   appendPart,
   argumentsJson,
@@ -20,8 +20,8 @@ import {
   type EncodeContext,
   type ModelDialect,
   type SseFrame,
-} from '../dialect.js'
-import { wireId } from '../wire-ids.js'
+} from '../proxy/dialect.js'
+import { wireId } from '../proxy/wire-ids.js'
 
 /** The Anthropic Messages dialect. */
 export const anthropicMessages: ModelDialect = {
