@@ -98,13 +98,13 @@ function checkContent(content: unknown, at: string, types: readonly string[]): V
     if (part.type === undefined) return openai.missing(`${at}[${n}].type`)
     if (typeof part.type !== 'string' || !types.includes(part.type)) return openai.invalidValue(`${at}[${n}].type`, part.type, types)
     if (part.type === 'text' && typeof part.text !== 'string') {
-      return part.text === undefined ? openai.missing(`${at}[${n}].text`) : openai.invalidType(`${at}[${n}].text`, 'a string', part.text)
+      return openai.absentOrMistyped(`${at}[${n}].text`, 'a string', part.text)
     }
     // Some clients send the URL itself; the decoder reads both.
     if (part.type === 'image_url' && typeof part.image_url !== 'string') {
       const image = objectOf(part.image_url)
-      if (!image) return part.image_url === undefined ? openai.missing(`${at}[${n}].image_url`) : openai.invalidType(`${at}[${n}].image_url`, 'an object', part.image_url)
-      if (typeof image.url !== 'string') return image.url === undefined ? openai.missing(`${at}[${n}].image_url.url`) : openai.invalidType(`${at}[${n}].image_url.url`, 'a string', image.url)
+      if (!image) return openai.absentOrMistyped(`${at}[${n}].image_url`, 'an object', part.image_url)
+      if (typeof image.url !== 'string') return openai.absentOrMistyped(`${at}[${n}].image_url.url`, 'a string', image.url)
     }
   }
   return undefined
@@ -120,10 +120,10 @@ function checkToolCalls(calls: unknown, at: string): Violation | undefined {
     if (call.type !== undefined && call.type !== 'function' && call.type !== 'custom') return openai.invalidValue(`${at}[${n}].type`, call.type, ['function', 'custom'])
     if (call.type === 'custom') continue
     const fn = objectOf(call.function)
-    if (!fn) return call.function === undefined ? openai.missing(`${at}[${n}].function`) : openai.invalidType(`${at}[${n}].function`, 'an object', call.function)
-    if (typeof fn.name !== 'string') return fn.name === undefined ? openai.missing(`${at}[${n}].function.name`) : openai.invalidType(`${at}[${n}].function.name`, 'a string', fn.name)
+    if (!fn) return openai.absentOrMistyped(`${at}[${n}].function`, 'an object', call.function)
+    if (typeof fn.name !== 'string') return openai.absentOrMistyped(`${at}[${n}].function.name`, 'a string', fn.name)
     if (typeof fn.arguments !== 'string') {
-      return fn.arguments === undefined ? openai.missing(`${at}[${n}].function.arguments`) : openai.invalidType(`${at}[${n}].function.arguments`, 'a string', fn.arguments)
+      return openai.absentOrMistyped(`${at}[${n}].function.arguments`, 'a string', fn.arguments)
     }
   }
   return undefined
@@ -139,9 +139,9 @@ function checkTools(tools: unknown): Violation | undefined {
     if (tool.type === 'custom') continue
     if (tool.type !== 'function') return tool.type === undefined ? openai.missing(`tools[${n}].type`) : openai.invalidValue(`tools[${n}].type`, tool.type, ['function', 'custom'])
     const fn = objectOf(tool.function)
-    if (!fn) return tool.function === undefined ? openai.missing(`tools[${n}].function`) : openai.invalidType(`tools[${n}].function`, 'an object', tool.function)
+    if (!fn) return openai.absentOrMistyped(`tools[${n}].function`, 'an object', tool.function)
     const param = `tools[${n}].function.name`
-    if (typeof fn.name !== 'string') return fn.name === undefined ? openai.missing(param) : openai.invalidType(param, 'a string', fn.name)
+    if (typeof fn.name !== 'string') return openai.absentOrMistyped(param, 'a string', fn.name)
     const problem = openai.toolName(param, fn.name)
     if (problem) return problem
     if (seen.has(fn.name)) return openai.duplicateTool(param, fn.name)
@@ -162,10 +162,10 @@ function checkResponseFormat(value: unknown): Violation | undefined {
   }
   if (format.type !== 'json_schema') return undefined
   const spec = objectOf(format.json_schema)
-  if (!spec) return format.json_schema === undefined ? openai.missing('response_format.json_schema') : openai.invalidType('response_format.json_schema', 'an object', format.json_schema)
-  if (typeof spec.name !== 'string') return spec.name === undefined ? openai.missing('response_format.json_schema.name') : openai.invalidType('response_format.json_schema.name', 'a string', spec.name)
+  if (!spec) return openai.absentOrMistyped('response_format.json_schema', 'an object', format.json_schema)
+  if (typeof spec.name !== 'string') return openai.absentOrMistyped('response_format.json_schema.name', 'a string', spec.name)
   const problem = openai.toolName('response_format.json_schema.name', spec.name)
   if (problem) return problem
-  if (!objectOf(spec.schema)) return spec.schema === undefined ? openai.missing('response_format.json_schema.schema') : openai.invalidType('response_format.json_schema.schema', 'an object', spec.schema)
+  if (!objectOf(spec.schema)) return openai.absentOrMistyped('response_format.json_schema.schema', 'an object', spec.schema)
   return undefined
 }

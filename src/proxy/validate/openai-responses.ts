@@ -70,7 +70,7 @@ function checkItem(item: Record<string, unknown>, at: string): Violation | undef
   if (item.type === 'function_call') return string('call_id') ?? string('name') ?? string('arguments')
   if (item.type === 'function_call_output') {
     if (typeof item.output !== 'string' && !Array.isArray(item.output)) {
-      return item.output === undefined ? openai.missing(`${at}.output`) : openai.invalidType(`${at}.output`, 'one of a string or array of objects', item.output)
+      return openai.absentOrMistyped(`${at}.output`, 'one of a string or array of objects', item.output)
     }
     return string('call_id')
   }
@@ -86,9 +86,9 @@ function checkItem(item: Record<string, unknown>, at: string): Violation | undef
   for (const [n, raw] of content.entries()) {
     const part = objectOf(raw)
     if (!part) return openai.invalidType(`${at}.content[${n}]`, 'an object', raw)
-    if (typeof part.type !== 'string') return part.type === undefined ? openai.missing(`${at}.content[${n}].type`) : openai.invalidType(`${at}.content[${n}].type`, 'a string', part.type)
+    if (typeof part.type !== 'string') return openai.absentOrMistyped(`${at}.content[${n}].type`, 'a string', part.type)
     if ((part.type === 'input_text' || part.type === 'output_text' || part.type === 'text') && typeof part.text !== 'string') {
-      return part.text === undefined ? openai.missing(`${at}.content[${n}].text`) : openai.invalidType(`${at}.content[${n}].text`, 'a string', part.text)
+      return openai.absentOrMistyped(`${at}.content[${n}].text`, 'a string', part.text)
     }
   }
   return undefined
@@ -101,11 +101,11 @@ function checkTools(tools: unknown): Violation | undefined {
   for (const [n, raw] of tools.entries()) {
     const tool = objectOf(raw)
     if (!tool) return openai.invalidType(`tools[${n}]`, 'an object', raw)
-    if (typeof tool.type !== 'string') return tool.type === undefined ? openai.missing(`tools[${n}].type`) : openai.invalidType(`tools[${n}].type`, 'a string', tool.type)
+    if (typeof tool.type !== 'string') return openai.absentOrMistyped(`tools[${n}].type`, 'a string', tool.type)
     // Built-in tools (web_search, file_search …) carry no name of the caller's.
     if (tool.type !== 'function' && tool.type !== 'custom') continue
     const param = `tools[${n}].name`
-    if (typeof tool.name !== 'string') return tool.name === undefined ? openai.missing(param) : openai.invalidType(param, 'a string', tool.name)
+    if (typeof tool.name !== 'string') return openai.absentOrMistyped(param, 'a string', tool.name)
     const problem = openai.toolName(param, tool.name)
     if (problem) return problem
     if (seen.has(tool.name)) return openai.duplicateTool(param, tool.name)
@@ -127,9 +127,9 @@ function checkFormat(text: unknown): Violation | undefined {
     return format.type === undefined ? openai.missing('text.format.type') : openai.invalidValue('text.format.type', format.type, types)
   }
   if (format.type !== 'json_schema') return undefined
-  if (typeof format.name !== 'string') return format.name === undefined ? openai.missing('text.format.name') : openai.invalidType('text.format.name', 'a string', format.name)
+  if (typeof format.name !== 'string') return openai.absentOrMistyped('text.format.name', 'a string', format.name)
   const problem = openai.toolName('text.format.name', format.name)
   if (problem) return problem
-  if (!objectOf(format.schema)) return format.schema === undefined ? openai.missing('text.format.schema') : openai.invalidType('text.format.schema', 'an object', format.schema)
+  if (!objectOf(format.schema)) return openai.absentOrMistyped('text.format.schema', 'an object', format.schema)
   return undefined
 }

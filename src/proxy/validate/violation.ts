@@ -41,6 +41,9 @@ export const openai = {
   missing: (param: string): Violation => violation(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter'),
   invalidType: (param: string, expected: string, value: unknown): Violation =>
     violation(`Invalid type for '${param}': expected ${expected}, but got ${openai.typeOf(value)} instead.`, param, 'invalid_type'),
+  /** A required field that is absent (missing) or present with the wrong JSON type. */
+  absentOrMistyped: (param: string, expected: string, value: unknown): Violation =>
+    value === undefined ? openai.missing(param) : openai.invalidType(param, expected, value),
   emptyArray: (param: string): Violation =>
     violation(`Invalid '${param}': empty array. Expected an array with minimum length 1, but got an empty array instead.`, param, 'empty_array'),
   invalidValue: (param: string, value: unknown, supported: readonly string[]): Violation =>
