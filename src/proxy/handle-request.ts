@@ -155,7 +155,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   }
   // The model list is not model traffic: planned refusals, replies and faults wait for the next
   // real model request. Forwarded requests answer with the upstream's bytes.
-  const modelTraffic = dialect.id !== 'openai-models' && dialect.modelTraffic !== false
+  const modelTraffic = dialect.modelTraffic !== false
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
   const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory) : undefined

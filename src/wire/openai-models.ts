@@ -25,6 +25,7 @@ export const openaiModels: DirectDialect = {
   kind: 'direct',
   errorStyle: 'openai',
   needs: [],
+  modelTraffic: false,
   decode: (): ModelRequest => ({ model: '', messages: [], stream: false }),
   answer: (request, context) => {
     const { headers, path } = context
