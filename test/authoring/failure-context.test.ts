@@ -1,7 +1,11 @@
 // Failure context: when a test that used the fakeProxy fixture fails, the conversation its lane
-// saw is shown with the failure (masked, last 20 turns); a passing test shows nothing.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+// saw (masked, last 20 turns) is attached to it as a Vitest annotation, which the default
+// reporter prints under the failure and the JUnit and HTML reporters carry; a passing test gets
+// none. (scripts/check-html-report.mjs opens the HTML report in a browser.)
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
+import { parse } from 'flatted'
 import { afterAll, expect, test } from 'vitest'
 import { describeRun, fromRoot, node20, node24, repoRoot, runChild, vitest4Bin, vitest5Bin } from '../e2e/helpers.js'
 
@@ -34,28 +38,55 @@ test('passes quietly', async ({ fakeProxy, scriptedLLM }) => {
 })
 `
 
+const conversation = [
+  'the conversation fakeProxy saw:',
+  '  #1 POST /v1/chat/completions · openai-chat · model "gpt-5"',
+  '    system: You book trips on <date>',
+  '    tools offered: book',
+  '    user: Book Paris',
+  '    reply: book({"city":"Paris"})',
+  '  #2 POST /v1/chat/completions · openai-chat · model "gpt-5"',
+  '    tool book: booked',
+  '    reply: Booked Paris.',
+].join('\n')
+
+const escapeXml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
+
 const runners = [
-  { name: 'Vitest 4', node: async () => node20, bin: vitest4Bin },
-  { name: 'Vitest 5', node: node24, bin: vitest5Bin },
+  { name: 'Vitest 4', node: async () => node20, bin: vitest4Bin, html: true },
+  { name: 'Vitest 5', node: node24, bin: vitest5Bin, html: false },
 ]
 
-test.each(runners)('$name: a failing test shows the conversation its lane saw; a passing one does not', async ({ node, bin }) => {
+test.each(runners)('$name: a failing test carries the conversation its lane saw as an annotation; a passing one none', async ({ name, node, bin, html }) => {
+  const run = join(dir, name.replace(' ', ''))
+  rmSync(run, { recursive: true, force: true })
   writeFileSync(join(dir, 'trip.spec.ts'), spec)
   writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { include: ['*.spec.ts'] } }\n`)
-  const result = await runChild(await node(), [bin, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], { timeoutMs: 60_000 })
+  // @vitest/ui (the HTML reporter) is installed for Vitest 4 only.
+  const reporters = ['--reporter=default', '--reporter=junit', `--outputFile.junit=${join(run, 'junit.xml')}`]
+  if (html) reporters.push('--reporter=html', `--outputFile.html=${join(run, 'html/index.html')}`)
+  const result = await runChild(await node(), [bin, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs'), ...reporters], { timeoutMs: 60_000 })
   expect(result.code, describeRun(result)).toBe(1)
-  expect(result.output).toContain(
-    [
-      '[agent-doubles] the conversation fakeProxy saw in "fails after two model calls":',
-      '  #1 POST /v1/chat/completions · openai-chat · model "gpt-5"',
-      '    system: You book trips on <date>',
-      '    tools offered: book',
-      '    user: Book Paris',
-      '    reply: book({"city":"Paris"})',
-      '  #2 POST /v1/chat/completions · openai-chat · model "gpt-5"',
-      '    tool book: booked',
-      '    reply: Booked Paris.',
-    ].join('\n'),
-  )
-  expect(result.output).not.toContain('saw in "passes quietly"')
+
+  // The default reporter prints the annotation under the failure, labelled with its type.
+  expect(result.output, describeRun(result)).toContain(`agent-doubles: conversation\n   ↳ ${conversation}`)
+  // Printed once, as the annotation: the stderr fallback stays silent.
+  expect(result.output).not.toContain('[agent-doubles] the conversation fakeProxy saw')
+
+  const junit = readFileSync(join(run, 'junit.xml'), 'utf8')
+  const [failing, passing] = junit.split('<testcase ').slice(1)
+  expect(failing).toContain('name="fails after two model calls"')
+  expect(failing).toContain(`<property name="agent-doubles: conversation" value="${escapeXml(conversation)}">`)
+  expect(passing).toContain('name="passes quietly"')
+  expect(passing).not.toContain('<property')
+
+  if (html) {
+    // The data the HTML report (and Vitest UI) renders: the test tasks with their annotations.
+    const report = parse(gunzipSync(readFileSync(join(run, 'html/html.meta.json.gz'))).toString('utf8')) as { files: Array<{ tasks: Array<{ name: string; annotations: unknown[] }> }> }
+    const annotations = Object.fromEntries(report.files[0]!.tasks.map((task) => [task.name, task.annotations]))
+    expect(annotations).toEqual({
+      'fails after two model calls': [{ type: 'agent-doubles: conversation', message: conversation }],
+      'passes quietly': [],
+    })
+  }
 }, 90_000)
