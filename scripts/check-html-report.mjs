@@ -5,7 +5,8 @@
 // reader would (a click in the explorer) and checks that its report shows the conversation the
 // lane saw — and that the passing test's report shows none.
 //
-// Usage: node scripts/check-html-report.mjs   (npm run check:html-report)
+// Usage: node scripts/check-html-report.mjs [screenshot.png]   (npm run check:html-report)
+// With a path, the failing test's report page is also saved there as a screenshot.
 // Chromium comes from CHROMIUM_PATH, else /usr/bin/chromium; nothing is downloaded. Without it the
 // check prints why it did not run and exits 0. Exit 1 means the check ran and failed.
 import { spawnSync } from 'node:child_process'
@@ -26,13 +27,14 @@ import { test } from ${JSON.stringify(join(repoRoot, 'fixtures/vitest.ts'))}
 
 const ask = async (url, city) => {
   const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 })
-  const reply = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 100, system: 'You plan trips.', messages: [{ role: 'user', content: 'Plan a day in ' + city }] })
+  const reply = await client.messages.create({ model: 'claude-test-model', max_tokens: 100, system: 'You plan trips.', messages: [{ role: 'user', content: 'Plan a day in ' + city }] })
   return reply.content[0].text
 }
 
 test('plans a day in Lisbon', async ({ fakeProxy, scriptedLLM }) => {
-  fakeProxy.use(scriptedLLM(['Morning: Alfama. Afternoon: Belem.']))
-  expect(await ask(fakeProxy.url, 'Lisbon')).toContain('Sintra')
+  fakeProxy.use(scriptedLLM(['Morning: Alfama. Afternoon: Belem.', 'Morning: the palace.']))
+  const plans = [await ask(fakeProxy.url, 'Lisbon'), await ask(fakeProxy.url, 'Sintra')]
+  expect(plans.join(' ')).toContain('Pena')
 })
 
 test('plans a day in Porto', async ({ fakeProxy, scriptedLLM }) => {
@@ -41,14 +43,10 @@ test('plans a day in Porto', async ({ fakeProxy, scriptedLLM }) => {
 })
 `
 
-/** What the failing test's annotation must show (the UI joins its lines with spaces). */
-const expectedLines = [
-  'agent-doubles: conversation',
-  'the conversation fakeProxy saw:',
-  '#1 POST /v1/messages · anthropic-messages · model "claude-sonnet-4-5"',
-  'system: You plan trips.',
-  'user: Plan a day in Lisbon',
-  'reply: Morning: Alfama. Afternoon: Belem.',
+/** What the failing test's annotations must show, one per turn (the UI joins a turn's lines with spaces). */
+const expectedTurns = [
+  '#1 POST /v1/messages · anthropic-messages · model "claude-test-model" system: You plan trips. user: Plan a day in Lisbon reply: Morning: Alfama. Afternoon: Belem.',
+  '#2 POST /v1/messages · anthropic-messages · model "claude-test-model" user: Plan a day in Sintra reply: Morning: the palace.',
 ]
 
 const contentTypes = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.gz': 'application/gzip' }
@@ -110,17 +108,18 @@ async function checkInBrowser(reportDir) {
     await page.goto(`http://127.0.0.1:${server.address().port}/index.html`)
 
     await page.getByText('plans a day in Lisbon', { exact: true }).click()
-    const note = page.getByRole('note').filter({ hasText: 'agent-doubles: conversation' })
-    const appeared = await note.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false)
+    const notes = page.getByRole('note').filter({ hasText: 'agent-doubles: conversation' })
+    const appeared = await notes.first().waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false)
     if (!appeared) return `no "agent-doubles: conversation" annotation on the failing test's report; the page shows:\n${await page.locator('body').innerText()}`
-    const shown = (await note.innerText()).replace(/\s+/g, ' ')
-    const missing = expectedLines.filter((line) => !shown.includes(line))
-    if (missing.length) return `the annotation on the failing test's report lacks:\n  ${missing.join('\n  ')}\nit shows: ${shown}`
+    const shown = (await notes.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim())
+    const expected = expectedTurns.map((turn) => `agent-doubles: conversation ${turn}`)
+    if (process.argv[2]) await page.screenshot({ path: resolve(process.argv[2]), fullPage: true })
+    if (JSON.stringify(shown) !== JSON.stringify(expected)) return `the failing test's report shows the annotations\n  ${shown.join('\n  ')}\ninstead of\n  ${expected.join('\n  ')}`
 
     await page.getByText('plans a day in Porto', { exact: true }).click()
     await page.getByText('The test has passed without any errors').waitFor({ state: 'visible', timeout: 15_000 })
-    const notes = await page.getByRole('note').count()
-    if (notes) return `the passing test's report shows ${notes} annotation(s)`
+    const shownOnPassing = await page.getByRole('note').count()
+    if (shownOnPassing) return `the passing test's report shows ${shownOnPassing} annotation(s)`
     return undefined
   } finally {
     await browser.close()

@@ -13,19 +13,32 @@ beforeAll(async () => {
 })
 afterAll(() => proxy.close())
 
-/** A lane that answered one chat call made through the real OpenAI SDK. */
-async function laneAfterOneCall(name: string) {
+/** A lane that answered two chat calls made through the real OpenAI SDK, then refused two. */
+async function laneAfterTwoCalls(name: string) {
   const lane = proxy.lane(name)
-  lane.use(scriptedLLM(['Booked Paris.']))
+  lane.use(scriptedLLM(['Booked Paris.', 'Booked Oslo.']))
   const client = new OpenAI({ apiKey: 'k', baseURL: `${lane.url}/v1`, maxRetries: 0 })
-  await client.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: `Book Paris on ${new Date().toISOString()}` }] })
+  for (const city of ['Paris', 'Oslo']) {
+    await client.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: `Book ${city} on ${new Date().toISOString()}` }] })
+  }
+  for (let i = 0; i < 2; i++) {
+    lane.refuse('rate_limited')
+    await expect(client.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'again' }] })).rejects.toThrow()
+  }
   return lane
 }
 
-const expected = ['the conversation fakeProxy saw:', '  #1 POST /v1/chat/completions · openai-chat · model "gpt-5"', '    user: Book Paris on <date>', '    reply: Booked Paris.'].join('\n')
+const header = '#1 POST /v1/chat/completions · openai-chat · model "gpt-5"'
+const refused = (n: number) => `refused #${n}: rate_limited (429) POST /v1/chat/completions · openai-chat · model "gpt-5"`
+/** One annotation per turn, the turn's lines indented under its header; the refusals together. */
+const expectedTurns = [
+  [header, '     user: Book Paris on <date>', '     reply: Booked Paris.'].join('\n'),
+  [header.replace('#1', '#2'), '     user: Book Oslo on <date>', '     reply: Booked Oslo.'].join('\n'),
+  [refused(1), `   ${refused(2)}`].join('\n'),
+]
 
 test('annotates the failed test with the masked conversation, seeing state "run" only during the call', async () => {
-  await using lane = await laneAfterOneCall('annotated')
+  await using lane = await laneAfterTwoCalls('annotated')
   const seenStates: string[] = []
   const annotations: Array<[string, string | undefined]> = []
   const context: FailedTestContext = {
@@ -38,8 +51,8 @@ test('annotates the failed test with the masked conversation, seeing state "run"
   const stderr = vi.spyOn(console, 'error').mockImplementation(() => {})
   try {
     await attachFailureContext(context, lane)
-    expect(annotations).toEqual([[expected, 'agent-doubles: conversation']])
-    expect(seenStates).toEqual(['run'])
+    expect(annotations).toEqual(expectedTurns.map((turn) => [turn, 'agent-doubles: conversation']))
+    expect(seenStates).toEqual(['run', 'run', 'run'])
     expect(context.task.result!.state).toBe('fail')
     expect(stderr).not.toHaveBeenCalled()
   } finally {
@@ -57,13 +70,13 @@ test.each([
     },
   ],
 ])('prints the conversation to stderr when Vitest %s', async (_, annotate) => {
-  await using lane = await laneAfterOneCall('fallback')
+  await using lane = await laneAfterTwoCalls('fallback')
   const context: FailedTestContext = { task: { name: 'books', result: { state: 'fail' } }, annotate }
   const stderr = vi.spyOn(console, 'error').mockImplementation(() => {})
   try {
     await attachFailureContext(context, lane)
-    const body = expected.split('\n').slice(1).join('\n')
-    expect(stderr.mock.calls).toEqual([[`[agent-doubles] the conversation fakeProxy saw in "books":\n${body}`]])
+    const body = [header, '  user: Book Paris on <date>', '  reply: Booked Paris.', header.replace('#1', '#2'), '  user: Book Oslo on <date>', '  reply: Booked Oslo.', refused(1), refused(2)]
+    expect(stderr.mock.calls).toEqual([[`[agent-doubles] the conversation fakeProxy saw in "books":\n${body.map((line) => `  ${line}`).join('\n')}`]])
     expect(context.task.result!.state).toBe('fail')
   } finally {
     stderr.mockRestore()
@@ -71,7 +84,7 @@ test.each([
 })
 
 test('attaches nothing for a test marked `fails`, or when the lane saw no request', async () => {
-  await using lane = await laneAfterOneCall('quiet')
+  await using lane = await laneAfterTwoCalls('quiet')
   await using idle = proxy.lane('idle')
   const annotate = vi.fn(async () => {})
   const stderr = vi.spyOn(console, 'error').mockImplementation(() => {})

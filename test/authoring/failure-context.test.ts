@@ -1,5 +1,5 @@
 // Failure context: when a test that used the fakeProxy fixture fails, the conversation its lane
-// saw (masked, last 20 turns) is attached to it as a Vitest annotation, which the default
+// saw (masked, last 20 turns) is attached to it as Vitest annotations, which the default
 // reporter prints under the failure and the JUnit and HTML reporters carry; a passing test gets
 // none. (scripts/check-html-report.mjs opens the HTML report in a browser.)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -38,17 +38,11 @@ test('passes quietly', async ({ fakeProxy, scriptedLLM }) => {
 })
 `
 
-const conversation = [
-  'the conversation fakeProxy saw:',
-  '  #1 POST /v1/chat/completions · openai-chat · model "gpt-5"',
-  '    system: You book trips on <date>',
-  '    tools offered: book',
-  '    user: Book Paris',
-  '    reply: book({"city":"Paris"})',
-  '  #2 POST /v1/chat/completions · openai-chat · model "gpt-5"',
-  '    tool book: booked',
-  '    reply: Booked Paris.',
-].join('\n')
+// One annotation per turn: a header, and under it the turn's lines.
+const turns = [
+  ['#1 POST /v1/chat/completions · openai-chat · model "gpt-5"', '     system: You book trips on <date>', '     tools offered: book', '     user: Book Paris', '     reply: book({"city":"Paris"})'].join('\n'),
+  ['#2 POST /v1/chat/completions · openai-chat · model "gpt-5"', '     tool book: booked', '     reply: Booked Paris.'].join('\n'),
+]
 
 const escapeXml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
 
@@ -57,7 +51,7 @@ const runners = [
   { name: 'Vitest 5', node: node24, bin: vitest5Bin, html: false },
 ]
 
-test.each(runners)('$name: a failing test carries the conversation its lane saw as an annotation; a passing one none', async ({ name, node, bin, html }) => {
+test.each(runners)('$name: a failing test carries the conversation its lane saw as annotations, one per turn; a passing one none', async ({ name, node, bin, html }) => {
   const run = join(dir, name.replace(' ', ''))
   rmSync(run, { recursive: true, force: true })
   writeFileSync(join(dir, 'trip.spec.ts'), spec)
@@ -69,14 +63,14 @@ test.each(runners)('$name: a failing test carries the conversation its lane saw 
   expect(result.code, describeRun(result)).toBe(1)
 
   // The default reporter prints the annotation under the failure, labelled with its type.
-  expect(result.output, describeRun(result)).toContain(`agent-doubles: conversation\n   ↳ ${conversation}`)
+  expect(result.output, describeRun(result)).toContain(`agent-doubles: conversation\n${turns.map((turn) => `   ↳ ${turn}`).join('\n')}\n`)
   // Printed once, as the annotation: the stderr fallback stays silent.
   expect(result.output).not.toContain('[agent-doubles] the conversation fakeProxy saw')
 
   const junit = readFileSync(join(run, 'junit.xml'), 'utf8')
   const [failing, passing] = junit.split('<testcase ').slice(1)
   expect(failing).toContain('name="fails after two model calls"')
-  expect(failing).toContain(`<property name="agent-doubles: conversation" value="${escapeXml(conversation)}">`)
+  expect(failing).toContain(turns.map((turn) => `<property name="agent-doubles: conversation" value="${escapeXml(turn)}">`).join('\n                </property>\n                '))
   expect(passing).toContain('name="passes quietly"')
   expect(passing).not.toContain('<property')
 
@@ -85,7 +79,7 @@ test.each(runners)('$name: a failing test carries the conversation its lane saw 
     const report = parse(gunzipSync(readFileSync(join(run, 'html/html.meta.json.gz'))).toString('utf8')) as { files: Array<{ tasks: Array<{ name: string; annotations: unknown[] }> }> }
     const annotations = Object.fromEntries(report.files[0]!.tasks.map((task) => [task.name, task.annotations]))
     expect(annotations).toEqual({
-      'fails after two model calls': [{ type: 'agent-doubles: conversation', message: conversation }],
+      'fails after two model calls': turns.map((message) => ({ type: 'agent-doubles: conversation', message })),
       'passes quietly': [],
     })
   }
