@@ -3,7 +3,8 @@
 // file whose one test fails after talking to fakeProxy under Vitest 4 with `--reporter=html`,
 // serves the report on 127.0.0.1, opens it in headless Chromium, goes to the failing test as a
 // reader would (a click in the explorer) and checks that its report shows the conversation the
-// lane saw — and that the passing test's report shows none.
+// lane saw — one annotation per turn, and the whole under Test Meta — and that the passing
+// test's report shows none.
 //
 // Usage: node scripts/check-html-report.mjs [screenshot.png]   (npm run check:html-report)
 // With a path, the failing test's report page is also saved there as a screenshot.
@@ -42,6 +43,17 @@ test('plans a day in Porto', async ({ fakeProxy, scriptedLLM }) => {
   expect(await ask(fakeProxy.url, 'Porto')).toContain('Ribeira')
 })
 `
+
+/** The whole conversation, shown with its line breaks under Test Meta. */
+const expectedConversation = [
+  '#1 POST /v1/messages · anthropic-messages · model "claude-test-model"',
+  '  system: You plan trips.',
+  '  user: Plan a day in Lisbon',
+  '  reply: Morning: Alfama. Afternoon: Belem.',
+  '#2 POST /v1/messages · anthropic-messages · model "claude-test-model"',
+  '  user: Plan a day in Sintra',
+  '  reply: Morning: the palace.',
+].join('\n')
 
 /** What the failing test's annotations must show, one per turn (the UI joins a turn's lines with spaces). */
 const expectedTurns = [
@@ -115,6 +127,9 @@ async function checkInBrowser(reportDir) {
     const expected = expectedTurns.map((turn) => `agent-doubles: conversation ${turn}`)
     if (process.argv[2]) await page.screenshot({ path: resolve(process.argv[2]), fullPage: true })
     if (JSON.stringify(shown) !== JSON.stringify(expected)) return `the failing test's report shows the annotations\n  ${shown.join('\n  ')}\ninstead of\n  ${expected.join('\n  ')}`
+    const meta = page.locator('pre').filter({ hasText: '#1 POST /v1/messages' })
+    const metaShown = (await meta.count()) === 1 && (await meta.isVisible()) ? await meta.innerText() : undefined
+    if (metaShown !== expectedConversation) return `the failing test's Test Meta shows\n${metaShown ?? '(no agentDoublesConversation)'}\ninstead of\n${expectedConversation}`
 
     await page.getByText('plans a day in Porto', { exact: true }).click()
     await page.getByText('The test has passed without any errors').waitFor({ state: 'visible', timeout: 15_000 })

@@ -30,6 +30,8 @@ async function laneAfterTwoCalls(name: string) {
 
 const header = '#1 POST /v1/chat/completions · openai-chat · model "gpt-5"'
 const refused = (n: number) => `refused #${n}: rate_limited (429) POST /v1/chat/completions · openai-chat · model "gpt-5"`
+/** The whole conversation as rendered. */
+const whole = [header, '  user: Book Paris on <date>', '  reply: Booked Paris.', header.replace('#1', '#2'), '  user: Book Oslo on <date>', '  reply: Booked Oslo.', refused(1), refused(2)]
 /** One annotation per turn, the turn's lines indented under its header; the refusals together. */
 const expectedTurns = [
   [header, '     user: Book Paris on <date>', '     reply: Booked Paris.'].join('\n'),
@@ -42,7 +44,7 @@ test('annotates the failed test with the masked conversation, seeing state "run"
   const seenStates: string[] = []
   const annotations: Array<[string, string | undefined]> = []
   const context: FailedTestContext = {
-    task: { name: 'books', result: { state: 'fail' } },
+    task: { name: 'books', result: { state: 'fail' }, meta: {} },
     annotate: async (message, type) => {
       seenStates.push(context.task.result!.state)
       annotations.push([message, type])
@@ -53,6 +55,7 @@ test('annotates the failed test with the masked conversation, seeing state "run"
     await attachFailureContext(context, lane)
     expect(annotations).toEqual(expectedTurns.map((turn) => [turn, 'agent-doubles: conversation']))
     expect(seenStates).toEqual(['run', 'run', 'run'])
+    expect(context.task.meta).toEqual({ agentDoublesConversation: whole.join('\n') })
     expect(context.task.result!.state).toBe('fail')
     expect(stderr).not.toHaveBeenCalled()
   } finally {
@@ -75,8 +78,7 @@ test.each([
   const stderr = vi.spyOn(console, 'error').mockImplementation(() => {})
   try {
     await attachFailureContext(context, lane)
-    const body = [header, '  user: Book Paris on <date>', '  reply: Booked Paris.', header.replace('#1', '#2'), '  user: Book Oslo on <date>', '  reply: Booked Oslo.', refused(1), refused(2)]
-    expect(stderr.mock.calls).toEqual([[`[agent-doubles] the conversation fakeProxy saw in "books":\n${body.map((line) => `  ${line}`).join('\n')}`]])
+    expect(stderr.mock.calls).toEqual([[`[agent-doubles] the conversation fakeProxy saw in "books":\n${whole.map((line) => `  ${line}`).join('\n')}`]])
     expect(context.task.result!.state).toBe('fail')
   } finally {
     stderr.mockRestore()

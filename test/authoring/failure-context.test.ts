@@ -1,7 +1,8 @@
 // Failure context: when a test that used the fakeProxy fixture fails, the conversation its lane
 // saw (masked, last 20 turns) is attached to it as Vitest annotations, which the default
-// reporter prints under the failure and the JUnit and HTML reporters carry; a passing test gets
-// none. (scripts/check-html-report.mjs opens the HTML report in a browser.)
+// reporter prints under the failure and the JUnit and HTML reporters carry, and in its meta, which
+// the JSON reporter writes; a passing test gets none. (scripts/check-html-report.mjs opens the
+// HTML report in a browser.)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
@@ -38,11 +39,15 @@ test('passes quietly', async ({ fakeProxy, scriptedLLM }) => {
 })
 `
 
-// One annotation per turn: a header, and under it the turn's lines.
-const turns = [
-  ['#1 POST /v1/chat/completions · openai-chat · model "gpt-5"', '     system: You book trips on <date>', '     tools offered: book', '     user: Book Paris', '     reply: book({"city":"Paris"})'].join('\n'),
-  ['#2 POST /v1/chat/completions · openai-chat · model "gpt-5"', '     tool book: booked', '     reply: Booked Paris.'].join('\n'),
+// The conversation as rendered: each turn's header, then its lines.
+const rendered = [
+  ['#1 POST /v1/chat/completions · openai-chat · model "gpt-5"', '  system: You book trips on <date>', '  tools offered: book', '  user: Book Paris', '  reply: book({"city":"Paris"})'],
+  ['#2 POST /v1/chat/completions · openai-chat · model "gpt-5"', '  tool book: booked', '  reply: Booked Paris.'],
 ]
+// As annotations: one per turn, its lines indented to sit under the default reporter's `↳ `.
+const turns = rendered.map(([header, ...lines]) => [header, ...lines.map((line) => `   ${line}`)].join('\n'))
+// In the test's meta: the whole conversation.
+const whole = rendered.flat().join('\n')
 
 const escapeXml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
 
@@ -51,13 +56,13 @@ const runners = [
   { name: 'Vitest 5', node: node24, bin: vitest5Bin, html: false },
 ]
 
-test.each(runners)('$name: a failing test carries the conversation its lane saw as annotations, one per turn; a passing one none', async ({ name, node, bin, html }) => {
+test.each(runners)('$name: a failing test carries the conversation its lane saw as annotations, one per turn, and in its meta; a passing one neither', async ({ name, node, bin, html }) => {
   const run = join(dir, name.replace(' ', ''))
   rmSync(run, { recursive: true, force: true })
   writeFileSync(join(dir, 'trip.spec.ts'), spec)
   writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { include: ['*.spec.ts'] } }\n`)
   // @vitest/ui (the HTML reporter) is installed for Vitest 4 only.
-  const reporters = ['--reporter=default', '--reporter=junit', `--outputFile.junit=${join(run, 'junit.xml')}`]
+  const reporters = ['--reporter=default', '--reporter=junit', `--outputFile.junit=${join(run, 'junit.xml')}`, '--reporter=json', `--outputFile.json=${join(run, 'report.json')}`]
   if (html) reporters.push('--reporter=html', `--outputFile.html=${join(run, 'html/index.html')}`)
   const result = await runChild(await node(), [bin, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs'), ...reporters], { timeoutMs: 60_000 })
   expect(result.code, describeRun(result)).toBe(1)
@@ -74,13 +79,20 @@ test.each(runners)('$name: a failing test carries the conversation its lane saw 
   expect(passing).toContain('name="passes quietly"')
   expect(passing).not.toContain('<property')
 
+  // The JSON reporter has no annotations; it writes the test's meta, which holds the whole conversation.
+  const json = JSON.parse(readFileSync(join(run, 'report.json'), 'utf8')) as { testResults: Array<{ assertionResults: Array<{ title: string; meta: object }> }> }
+  expect(json.testResults[0]!.assertionResults.map(({ title, meta }) => ({ title, meta }))).toEqual([
+    { title: 'fails after two model calls', meta: { agentDoublesConversation: whole } },
+    { title: 'passes quietly', meta: {} },
+  ])
+
   if (html) {
     // The data the HTML report (and Vitest UI) renders: the test tasks with their annotations.
-    const report = parse(gunzipSync(readFileSync(join(run, 'html/html.meta.json.gz'))).toString('utf8')) as { files: Array<{ tasks: Array<{ name: string; annotations: unknown[] }> }> }
-    const annotations = Object.fromEntries(report.files[0]!.tasks.map((task) => [task.name, task.annotations]))
-    expect(annotations).toEqual({
-      'fails after two model calls': turns.map((message) => ({ type: 'agent-doubles: conversation', message })),
-      'passes quietly': [],
+    const report = parse(gunzipSync(readFileSync(join(run, 'html/html.meta.json.gz'))).toString('utf8')) as { files: Array<{ tasks: Array<{ name: string; annotations: unknown[]; meta: object }> }> }
+    const shown = Object.fromEntries(report.files[0]!.tasks.map(({ name, annotations, meta }) => [name, { annotations, meta }]))
+    expect(shown).toEqual({
+      'fails after two model calls': { annotations: turns.map((message) => ({ type: 'agent-doubles: conversation', message })), meta: { agentDoublesConversation: whole } },
+      'passes quietly': { annotations: [], meta: {} },
     })
   }
 }, 90_000)
