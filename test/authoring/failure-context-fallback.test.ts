@@ -99,3 +99,21 @@ test('attaches nothing for a test marked `fails`, or when the lane saw no reques
     stderr.mockRestore()
   }
 })
+
+test('a conversation that cannot be rendered is reported in one line, and the teardown goes on', async () => {
+  const broken = {
+    get requests(): never {
+      throw new Error('records gone')
+    },
+    refusals: [],
+  }
+  const annotate = vi.fn(async () => {})
+  const stderr = vi.spyOn(console, 'error').mockImplementation(() => {})
+  try {
+    await expect(attachFailureContext({ task: { name: 'books', result: { state: 'fail' } }, annotate }, broken)).resolves.toBeUndefined()
+    expect(annotate).not.toHaveBeenCalled()
+    expect(stderr.mock.calls).toEqual([['[agent-doubles] could not render the conversation fakeProxy saw in "books": records gone']])
+  } finally {
+    stderr.mockRestore()
+  }
+})
