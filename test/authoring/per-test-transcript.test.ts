@@ -55,11 +55,15 @@ test('what cannot work says so', () => {
   expect(existsSync(missing)).toBe(false)
   expect(() => checkTranscriptOptions('fakeProxyOptions', { mode: 'always' })).toThrow(/option mode must be 'replay', 'record' or 'auto', got "always"/)
   expect(() => checkTranscriptOptions('fakeProxyOptions', { upstream: 'api.openai.com' })).toThrow(
-    'option upstream must be an LLM ({ generate, stream }) or the http(s) URL of an OpenAI-compatible origin, such as "http://127.0.0.1:4000", got "api.openai.com"',
+    'option upstream must be an LLM ({ generate, stream }), the http(s) URL of an OpenAI-compatible origin such as "http://127.0.0.1:4000", or { openai: origin } or { anthropic: origin }, got "api.openai.com"',
   )
   expect(() => checkTranscriptOptions('fakeProxyOptions', { upstream: 'http://127.0.0.1:4000/?key=1' })).toThrow(/option upstream must be an LLM/)
   expect(() => checkTranscriptOptions('fakeProxyOptions', { upstream: { generate() {} } })).toThrow(/option upstream must be an LLM/)
+  expect(() => checkTranscriptOptions('fakeProxyOptions', { upstream: { anthropic: 'https://api.anthropic.com', openai: 'https://api.openai.com' } })).toThrow(/option upstream must be/)
+  expect(() => checkTranscriptOptions('fakeProxyOptions', { upstream: { gemini: 'https://generativelanguage.googleapis.com' } })).toThrow(/option upstream must be/)
+  expect(() => checkTranscriptOptions('fakeProxyOptions', { upstream: { anthropic: 'localhost:4000' } })).toThrow(/option upstream must be/)
   expect(checkTranscriptOptions('fakeProxyOptions', { upstream: 'https://api.openai.com' }).upstream).toBe('https://api.openai.com')
+  expect(checkTranscriptOptions('fakeProxyOptions', { upstream: { anthropic: 'https://api.anthropic.com' } }).upstream).toEqual({ anthropic: 'https://api.anthropic.com' })
   expect(() => checkTranscriptOptions('fakeProxyOptions', 'auto')).toThrow(/option transcript must be \{ dir\?, mode\?, upstream\?, redact\?, normalize\? \}/)
 })
 
@@ -106,6 +110,40 @@ test('upstream as a URL: records from a second FakeProxy over HTTP, tool calls a
   expect(replay.mode).toBe('replay')
   proxy.use(replay.brain)
   expect(await converse()).toEqual({ args: { city: 'Oslo' }, text: 'Oslo: snow, -3 °C.' })
+  expect(() => replay.finish()).not.toThrow()
+})
+
+test('upstream as { anthropic: origin }: the tool loop of an OpenAI client recorded through the Messages API, then replayed', async () => {
+  await using upstreamProxy = await new FakeProxy({ llm: scriptedLLM([toolCall('get_weather', { city: 'Rome' }), 'Rome: sunny.']) }).start()
+  await using proxy = await new FakeProxy().start()
+  const options = { dir, upstream: { anthropic: upstreamProxy.url } }
+  const path = transcriptPath(options, '/project/test/weather.test.ts', 'asks through Anthropic')
+  const client = new OpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1`, maxRetries: 0 })
+  const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]
+  const converse = async () => {
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Weather in Rome?' }]
+    const first = await client.chat.completions.create({ model: 'claude-sonnet-4-6', tools, tool_choice: 'required', messages })
+    const call = first.choices[0].message.tool_calls?.[0]
+    if (call?.type !== 'function') throw new Error(`no tool call in ${JSON.stringify(first.choices[0].message)}`)
+    messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: 'sunny' })
+    const second = await client.chat.completions.create({ model: 'claude-sonnet-4-6', tools, messages })
+    return { args: JSON.parse(call.function.arguments), text: second.choices[0].message.content }
+  }
+
+  const recording = openTestTranscript(options, path)
+  proxy.use(recording.brain)
+  expect(await converse()).toEqual({ args: { city: 'Rome' }, text: 'Rome: sunny.' })
+  recording.finish()
+  const asked = upstreamProxy.requests
+  expect(asked.map((request) => `${request.path} ${request.dialect}`)).toEqual(['/v1/messages anthropic-messages', '/v1/messages anthropic-messages'])
+  expect(asked[0].request).toMatchObject({ system: 'Be brief.', toolChoice: 'required', maxTokens: 4096, tools: [{ name: 'get_weather' }] })
+  // The tool result went back in a user turn, after the assistant's tool_use.
+  expect(asked[1].request?.messages.map((message) => message.content.map((part) => part.type).join('+'))).toEqual(['text', 'tool-call', 'tool-result'])
+
+  await upstreamProxy.close()
+  const replay = openTestTranscript({ dir }, path)
+  proxy.use(replay.brain)
+  expect(await converse()).toEqual({ args: { city: 'Rome' }, text: 'Rome: sunny.' })
   expect(() => replay.finish()).not.toThrow()
 })
 

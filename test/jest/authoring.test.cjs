@@ -104,7 +104,7 @@ test('rules: when() before the script, and a rules file naming its bad line', as
 
 test('useFakeProxy: a malformed transcript option is a TypeError naming it', () => {
   expect(() => useFakeProxy({ transcript: { upstream: 'api.openai.com' } })).toThrow(
-    '[agent-doubles] useFakeProxy transcript: option upstream must be an LLM ({ generate, stream }) or the http(s) URL of an OpenAI-compatible origin, such as "http://127.0.0.1:4000", got "api.openai.com"',
+    '[agent-doubles] useFakeProxy transcript: option upstream must be an LLM ({ generate, stream }), the http(s) URL of an OpenAI-compatible origin such as "http://127.0.0.1:4000", or { openai: origin } or { anthropic: origin }, got "api.openai.com"',
   )
   expect(() => useFakeProxy({ transcript: { mode: 'always' } })).toThrow(TypeError)
   expect(() => useFakeProxy({ transcript: 'auto' })).toThrow(/useFakeProxy: option transcript must be \{ dir\?, mode\?, upstream\?, redact\?, normalize\? \}/)
