@@ -94,6 +94,12 @@ test('passes quietly', async () => {
   expect(await run()).toBe('Booked Oslo.')
 })
 
+test('throws a string', async () => {
+  proxy.use(scriptedLLM(['Hi.']))
+  await new OpenAI({ maxRetries: 0 }).chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'Say hi' }] })
+  throw 'not an Error'
+})
+
 describe('in a describe block', () => {
   const inner = useFakeProxy()
   test('fails with nothing sent', () => {
@@ -167,10 +173,11 @@ test('record from a second FakeProxy by URL, replay on another day, miss with th
   expect(nothing.output).toContain(`no transcript at ${path.join(folder, 'greets.jsonl')} to replay and no upstream to record one from`)
 }, 240_000)
 
-test("a failing test's report shows the conversation its proxy saw, under the failure; a passing one shows nothing", async () => {
+test("a failing test's report shows the conversation its proxy saw, under the failure (on stderr for a thrown string); a passing one shows nothing", async () => {
   const run = await jest('trip.spec.cjs')
   expectExit(run, 1)
-  const failure = run.output.slice(run.output.indexOf('● fails after two model calls'))
+  const from = run.output.indexOf('● fails after two model calls')
+  const failure = run.output.slice(from, run.output.indexOf('●', from + 1))
   const lines = failure.split('\n').map((line) => line.trim())
   const start = lines.indexOf('[agent-doubles] the conversation useFakeProxy saw in "fails after two model calls":')
   expect(start).toBeGreaterThan(0)
@@ -186,9 +193,11 @@ test("a failing test's report shows the conversation its proxy saw, under the fa
   ])
   // Under the failure, after Jest's own message, not printed as console output.
   expect(failure.indexOf('Expected: "Booked Rome."')).toBeLessThan(failure.indexOf('[agent-doubles] the conversation'))
-  expect(run.output).not.toContain('console.error')
-  expect(run.output.split('the conversation useFakeProxy saw in')).toHaveLength(2)
+  expect(failure).not.toContain('console.error')
+  expect(run.output.split('saw in "fails after two model calls"')).toHaveLength(2)
   expect(run.output).not.toContain('saw in "passes quietly"')
   expect(run.output).not.toContain('saw in "fails with nothing sent"')
-  expect(run.output).toMatch(/Tests:\s+2 failed, 1 passed, 3 total/)
+  // A thrown string cannot carry it: the conversation goes to stderr instead.
+  expect(run.output).toMatch(/console\.error\n\s*\[agent-doubles\] the conversation useFakeProxy saw in "throws a string":\n\s*#1 POST \/v1\/chat\/completions · openai-chat · model "gpt-5"\n\s*user: Say hi\n\s*reply: Hi\./)
+  expect(run.output).toMatch(/Tests:\s+3 failed, 1 passed, 4 total/)
 }, 120_000)
