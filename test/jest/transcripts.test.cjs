@@ -152,7 +152,8 @@ test('record from a second FakeProxy by URL, replay on another day, miss with th
   expect(miss.output).toMatch(/- recorded\n\s*\+ received\n(.*\n)*?\s*- user: hello \n\s*\+ user: hello there/)
   expect(miss.output).toMatch(/Tests:\s+1 failed, 1 passed, 2 total/)
   // The miss fails the test even when the code under test swallows the error.
-  expect(miss.output).toMatch(/● greets\n\n\s*\[agent-doubles\] fakeProxy: replay miss at call 1/)
+  expect(miss.output).toMatch(/● greets\n\n\s*\[agent-doubles\] useFakeProxy: replay miss at call 1/)
+  expect(miss.output).toContain('Re-record with AGENT_DOUBLES_RECORD=1, or mask volatile text with useFakeProxy option transcript.normalize.')
 
   // A transcript no test uses is listed when the file ends, and left in place.
   fs.writeFileSync(path.join(folder, 'old-test.jsonl'), greets)
@@ -170,7 +171,9 @@ test('record from a second FakeProxy by URL, replay on another day, miss with th
   fs.rmSync(folder, { recursive: true })
   const nothing = await jest('agent.spec.cjs')
   expectExit(nothing, 1)
-  expect(nothing.output).toContain(`no transcript at ${path.join(folder, 'greets.jsonl')} to replay and no upstream to record one from`)
+  expect(nothing.output).toContain(
+    `[agent-doubles] useFakeProxy: no transcript at ${path.join(folder, 'greets.jsonl')} to replay and no upstream to record one from; give useFakeProxy option transcript.upstream`,
+  )
 }, 240_000)
 
 test("a failing test's report shows the conversation its proxy saw, under the failure (on stderr for a thrown string); a passing one shows nothing", async () => {
