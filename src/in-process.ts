@@ -1,0 +1,8 @@
+export { FakeProxy, ProxyLane } from './proxy/fake-proxy.js'
+export { ScriptedLLM, scriptedLLM } from './llm/scripted-llm.js'
+export { toolCall, lastUserText } from './llm/helpers.js'
+export * from './proxy-error.js'
+export { refusalCodes, isRefusalCode } from './refusal-codes.js'
+export { resetAll } from './registry.js'
+export { configure } from './config.js'
+export { providerError, ProviderError, providerErrorNames, isProviderError, isProviderErrorName } from './provider-errors.js'
