@@ -299,7 +299,7 @@ export class FakeProxy {
    * Started again after `close()`, it takes a new port and keeps what it recorded.
    * @example
    * const proxy = await new FakeProxy().start()
-   * @throws {Error} it is already running, or `port` is taken.
+   * @throws {Error} it is already running, or `port` is taken, or the runtime has no `node:http` (a browser, an edge runtime: use `proxy.fetch`).
    * @throws {TypeError} `port` is not an integer from 0 to 65535.
    */
   async start(options: StartOptions = {}): Promise<this> {
@@ -311,7 +311,9 @@ export class FakeProxy {
     try {
       // Loaded here, not at the top: the server is Node's, and without it (proxy.fetch in a
       // browser or an edge runtime) the proxy must still load.
-      const { startServer } = await import('./server.js')
+      const { startServer } = await import('./server.js').catch((cause: unknown) => {
+        throw new Error(`${PREFIX} ${OWNER}: start() needs Node's node:http, which this runtime cannot load; serve clients through proxy.fetch instead`, { cause })
+      })
       this.#server = await startServer((req, res) => this.#serve(req, res), { port: options.port, errorBody: serverErrorBody })
     } finally {
       this.#starting = false
