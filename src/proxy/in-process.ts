@@ -297,7 +297,8 @@ class InProcessResponse extends Emitter {
         // The reader gave up (the client aborted, or stopped reading): the connection is gone.
         cancel: () => void this.destroy(),
       },
-      new ByteLengthQueuingStrategy({ highWaterMark: HIGH_WATER_MARK }),
+      // ByteLengthQueuingStrategy's measure, spelled out: edge runtimes may lack the class.
+      { highWaterMark: HIGH_WATER_MARK, size: (chunk: Uint8Array) => chunk.byteLength },
     )
     this.#settle.resolve(new Response(body, { status: this.statusCode, headers: this.#headers }))
   }
