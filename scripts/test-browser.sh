@@ -16,4 +16,9 @@ if [ -z "$browser" ] || [ ! -x "$browser" ]; then
   echo "test:browser: the browser-mode tests did NOT run." >&2
   exit 1
 fi
+# built-entry.test.ts loads dist/ as published: rebuild it when it is missing or older than the sources.
+if [ ! -f dist/in-process.js ] || [ -n "$(find src matchers tsup.config.ts -newer dist/in-process.js -print -quit)" ]; then
+  echo 'test:browser: building dist/ first (it is missing or older than src/)…'
+  npm run -s build -- --silent || exit 1
+fi
 CHROMIUM_PATH=$browser exec npx vitest run --config test/browser/vitest.config.ts "$@"
