@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config'
  * scripts/test-browser.sh says so and stops when there is none.
  */
 export default defineConfig({
+  // Its own cache in the checkout (.tmp/ is ignored), not node_modules/.vite, which worktrees
+  // sharing one node_modules would overwrite under each other.
+  cacheDir: '.tmp/vite-browser',
   // Pre-bundled at start, so the run does not reload the page half-way to add one.
   optimizeDeps: { include: ['openai', '@anthropic-ai/sdk', 'ai', '@ai-sdk/openai', '@ai-sdk/anthropic', 'tinyspy'] },
   test: {
