@@ -6,6 +6,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http'
+import { utf8Length } from '../internal/bytes.js'
 import { PREFIX, argumentError, describeValue, is } from '../internal/describe.js'
 import type { ModelRequest, ModelResponse } from '../llm/types.js'
 import type { RefusalCode } from '../refusal-codes.js'
@@ -153,7 +154,7 @@ export class RecordMode {
       const answer = refusalAnswer('upstream_unreachable', style, { message: error.message, hint: 'check the upstream origin given to FakeProxy({ upstream }), and that it is up' })
       if (!res.headersSent && !res.destroyed) {
         const text = JSON.stringify(answer.body)
-        res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) })
+        res.writeHead(answer.status, { ...answer.headers, 'content-length': String(utf8Length(text)) })
         res.end(text)
       }
       outcome.refusal = { code: 'upstream_unreachable', status: answer.status, message: error.message }

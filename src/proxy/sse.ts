@@ -4,6 +4,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http'
+import { nextTick } from '../internal/scheduling.js'
 import type { SseFrame } from './dialect.js'
 import type { Fault } from './faults.js'
 
@@ -145,7 +146,7 @@ function holdUntilTickEnds(res: ServerResponse): void {
   if (held.has(res)) return
   held.set(res, '')
   res.cork()
-  process.nextTick(release, res)
+  nextTick(release, res)
 }
 
 function release(res: ServerResponse): void {
