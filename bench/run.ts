@@ -9,7 +9,7 @@
  * beside it. Memory figures come from child processes with `--expose-gc`.
  *
  * `npm run bench` (about 4 minutes); `npm run bench -- --quick` (about a minute, noisier);
- * BENCH_ONLY=agent|llm|proxy|in-process|memory runs one family; BENCH_TIME_MS and BENCH_ROUNDS
+ * BENCH_ONLY=agent|llm|proxy|in-process|memory|fixtures runs one family; BENCH_TIME_MS and BENCH_ROUNDS
  * set the effort.
  */
 import { groups as proxyGroups } from './proxy/wire.bench.js'
@@ -60,7 +60,8 @@ const families: Record<string, Array<BenchGroup | FigureGroup>> = {
   'in-process': inProcessGroups,
   llm: llmGroups,
   agent: agentGroups,
-  memory: [...memoryFigures, ...fixtureFigures],
+  memory: memoryFigures,
+  fixtures: fixtureFigures,
 }
 const only = process.env.BENCH_ONLY
 if (only && !families[only]) throw new TypeError(`BENCH_ONLY must be one of ${Object.keys(families).join(', ')}, got ${JSON.stringify(only)}`)

@@ -254,6 +254,51 @@ Object.defineProperty(Envelope.prototype, ENVELOPE, { value: true })
 type Writable<T> = { -readonly [K in keyof T]: T[K] }
 
 /**
+ * A constructor sharing `Envelope.prototype`, for envelopes whose fields this package built and
+ * checked itself: the hot path of a MockAgent call skips `new Envelope`'s option checks. Built
+ * with `new` (not `Object.create`), an object keeps all its fields in-object, where
+ * `Object.create` puts those past the fourth in a separate, growing store.
+ */
+const TrustedEnvelope = function (
+  this: Writable<Envelope>,
+  task: string | undefined,
+  context: string | undefined,
+  payload: unknown,
+  metadata: Metadata,
+  error: ErrorInfo | undefined,
+) {
+  // Fields in the order the constructor defines them.
+  this.task = task
+  this.context = context
+  this.payload = payload
+  this.metadata = metadata
+  this.error = error
+} as unknown as new (task: string | undefined, context: string | undefined, payload: unknown, metadata: Metadata, error: ErrorInfo | undefined) => Envelope
+TrustedEnvelope.prototype = Envelope.prototype
+
+/** {@link TrustedEnvelope}'s counterpart for `Metadata` (no nested amounts). */
+const TrustedMetadata = function (
+  this: Writable<Metadata>,
+  inputTokens: number,
+  outputTokens: number,
+  costUsd: number,
+  latencyMs: number,
+  model: string | undefined,
+  provider: string | undefined,
+) {
+  this.inputTokens = inputTokens
+  this.outputTokens = outputTokens
+  this.costUsd = costUsd
+  this.latencyMs = latencyMs
+  this.model = model
+  this.provider = provider
+  this.nestedInputTokens = 0
+  this.nestedOutputTokens = 0
+  this.nestedCostUsd = 0
+} as unknown as new (inputTokens: number, outputTokens: number, costUsd: number, latencyMs: number, model: string | undefined, provider: string | undefined) => Metadata
+TrustedMetadata.prototype = Metadata.prototype
+
+/**
  * An envelope from fields this package built and checked itself: the hot path of a MockAgent
  * call skips `new Envelope`'s option checks. @internal
  */
@@ -264,14 +309,7 @@ export function trustedEnvelope<T>(
   metadata: Metadata,
   error: ErrorInfo | undefined,
 ): Envelope<T> {
-  // Fields in the order the constructor defines them, so both kinds share one object shape.
-  const env = Object.create(Envelope.prototype) as Writable<Envelope<T>>
-  env.task = task
-  env.context = context
-  env.payload = payload
-  env.metadata = metadata
-  env.error = error
-  return env
+  return new TrustedEnvelope(task, context, payload, metadata, error) as Envelope<T>
 }
 
 /** Metadata from amounts this package checked itself (no nested amounts). @internal */
@@ -283,17 +321,7 @@ export function trustedMetadata(
   model: string | undefined,
   provider: string | undefined,
 ): Metadata {
-  const m = Object.create(Metadata.prototype) as Writable<Metadata>
-  m.inputTokens = inputTokens
-  m.outputTokens = outputTokens
-  m.costUsd = costUsd
-  m.latencyMs = latencyMs
-  m.model = model
-  m.provider = provider
-  m.nestedInputTokens = 0
-  m.nestedOutputTokens = 0
-  m.nestedCostUsd = 0
-  return m
+  return new TrustedMetadata(inputTokens, outputTokens, costUsd, latencyMs, model, provider)
 }
 
 /** Zero amounts, no model or provider, frozen: the metadata of every task string's envelope in a MockAgent call. @internal */

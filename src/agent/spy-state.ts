@@ -58,12 +58,8 @@ export interface Spy {
 
 const ORDER = Symbol.for('agent-doubles.invocation-call-order')
 
-/** The next position in the call-order counter, kept on globalThis so both module copies share it. */
-function nextInvocationOrder(): number {
-  const holder = globalThis as unknown as Record<symbol, { next: number } | undefined>
-  const counter = (holder[ORDER] ??= { next: 1 })
-  return counter.next++
-}
+/** The call-order counter, kept on globalThis so both module copies share it (looked up once, not per call). */
+const invocationOrder = ((globalThis as unknown as Record<symbol, { next: number } | undefined>)[ORDER] ??= { next: 1 })
 
 /**
  * A spy whose calls run `body`. `settled(i)` tells how call i settled, so `mock.settledResults`
@@ -79,6 +75,10 @@ export function createSpy(body: (this: unknown) => unknown, settled: () => reado
   const fn = function (this: unknown) {
     // eslint-disable-next-line prefer-rest-params -- apply(arguments) passes them on without a copy
     recorder.apply(this, arguments as unknown as unknown[])
+    // tinyspy also keeps a result tuple per call, which nothing here reads (`returned` and the
+    // double's records say how each call went): dropped at once, it dies young instead of being
+    // carried through every garbage collection until the next reset.
+    tiny.results.pop()
     const result = body.call(this)
     returned.push(result)
     return result
@@ -114,7 +114,7 @@ export function createSpy(body: (this: unknown) => unknown, settled: () => reado
     mock,
     begin(thisArg) {
       contexts.push(thisArg)
-      invocationCallOrder.push(nextInvocationOrder())
+      invocationCallOrder.push(invocationOrder.next++)
       return tiny.calls[tiny.calls.length - 1]
     },
     takeOverride() {

@@ -9,6 +9,7 @@
  */
 import { toBase64 } from '../internal/bytes.js'
 import type { FinishReason, LLM, Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice } from './types.js'
+import { deepCopy, handOver } from './helpers.js'
 
 /** A message of an AI SDK prompt, loosely typed: the converter checks each part at run time. */
 export interface AiPromptMessage {
@@ -98,11 +99,11 @@ export function toLanguageModel(llm: LLM, { modelId, provider = 'agent-doubles' 
     supportedUrls: { '*/*': [/^/] },
     async doGenerate(options) {
       options.abortSignal?.throwIfAborted()
-      return toGenerateResult(await llm.generate(toModelRequest(options, modelId, false)))
+      return toGenerateResult(await llm.generate(handOver(toModelRequest(options, modelId, false))))
     },
     async doStream(options) {
       options.abortSignal?.throwIfAborted()
-      const iterator = llm.stream(toModelRequest(options, modelId, true), { signal: options.abortSignal })[Symbol.asyncIterator]()
+      const iterator = llm.stream(handOver(toModelRequest(options, modelId, true)), { signal: options.abortSignal })[Symbol.asyncIterator]()
       // Await the first event here, so a failing call rejects doStream as a real provider's would.
       const first = await iterator.next()
       return { stream: toAiStream(first, iterator, options.abortSignal) }
@@ -110,7 +111,13 @@ export function toLanguageModel(llm: LLM, { modelId, provider = 'agent-doubles' 
   }
 }
 
-/** Converts AI SDK call options into a neutral request; system messages join into `system`. */
+/**
+ * Converts AI SDK call options into a neutral request; system messages join into `system`. It
+ * shares nothing with `options` (the caller's schemas, tool inputs and results are copied), and
+ * its result is read but never kept or shown by the adapter (only new objects built from the
+ * response reach the SDK), so `toLanguageModel` hands it over: a ScriptedLLM records it, and its
+ * answer, without copying either again.
+ */
 export function toModelRequest(options: AiCallOptions, model: string, stream: boolean): ModelRequest {
   const system: string[] = []
   const messages: Message[] = []
@@ -118,20 +125,26 @@ export function toModelRequest(options: AiCallOptions, model: string, stream: bo
     if (message.role === 'system') system.push(String(message.content))
     else if (message.role === 'user' || message.role === 'assistant' || message.role === 'tool') {
       const parts = Array.isArray(message.content) ? message.content : []
-      messages.push({ role: message.role, content: parts.flatMap((part) => toPart(part as Record<string, unknown>)) })
+      // A loop, not flatMap: V8 does not optimise flatMap, which took most of this function's time.
+      const content: Part[] = []
+      for (const part of parts) {
+        const converted = toPart(part as Record<string, unknown>)
+        if (converted) content.push(converted)
+      }
+      messages.push({ role: message.role, content })
     }
   }
   const req: ModelRequest = { model, messages, stream }
   if (system.length > 0) req.system = system.join('\n')
   const tools = (options.tools ?? []).filter((tool) => tool.type === 'function')
   if (tools.length > 0) {
-    req.tools = tools.map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.inputSchema ?? {} }))
+    req.tools = tools.map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: copyOf(tool.inputSchema) ?? {} }))
   }
   // ai 7 sends `toolChoice: auto` even without tools; with no tools there is no choice to record.
   if (options.toolChoice && req.tools) req.toolChoice = toToolChoice(options.toolChoice)
   if (options.responseFormat?.type === 'json') {
     const { schema, name } = options.responseFormat
-    req.responseFormat = { type: 'json', ...(schema !== undefined ? { schema } : {}), ...(name !== undefined ? { name } : {}) }
+    req.responseFormat = { type: 'json', ...(schema !== undefined ? { schema: copyOf(schema) } : {}), ...(name !== undefined ? { name } : {}) }
   }
   if (options.maxOutputTokens !== undefined) req.maxTokens = options.maxOutputTokens
   if (options.temperature !== undefined) req.temperature = options.temperature
@@ -142,19 +155,19 @@ function toToolChoice(choice: NonNullable<AiCallOptions['toolChoice']>): ToolCho
   return choice.type === 'tool' ? { type: 'tool', name: choice.toolName } : choice.type
 }
 
-function toPart(part: Record<string, unknown>): Part[] {
+function toPart(part: Record<string, unknown>): Part | undefined {
   switch (part?.type) {
     case 'text':
     case 'reasoning':
-      return [{ type: part.type, text: String(part.text ?? '') }]
+      return { type: part.type, text: String(part.text ?? '') }
     case 'file':
-      return [toImage(part.data, part.mediaType as string | undefined)]
+      return toImage(part.data, part.mediaType as string | undefined)
     case 'tool-call':
-      return [{ type: 'tool-call', id: String(part.toolCallId), name: String(part.toolName), args: part.input }]
+      return { type: 'tool-call', id: String(part.toolCallId), name: String(part.toolName), args: copyOf(part.input) }
     case 'tool-result':
-      return [toToolResult(part)]
+      return toToolResult(part)
     default:
-      return [] // approvals and provider-specific parts have no neutral form
+      return undefined // approvals and provider-specific parts have no neutral form
   }
 }
 
@@ -173,13 +186,18 @@ function toImage(data: unknown, mediaType: string | undefined): Part {
 
 function toToolResult(part: Record<string, unknown>): Part {
   const output = (part.output ?? { type: 'json', value: part.result }) as { type: string; value?: unknown; reason?: string }
-  const result: Part = { type: 'tool-result', id: String(part.toolCallId), name: String(part.toolName), result: output.value }
+  const result: Part = { type: 'tool-result', id: String(part.toolCallId), name: String(part.toolName), result: copyOf(output.value) }
   if (output.type === 'error-text' || output.type === 'error-json') result.isError = true
   if (output.type === 'execution-denied') Object.assign(result, { result: output.reason ?? 'Tool execution denied.', isError: true })
   if (output.type === 'content' && Array.isArray(output.value) && output.value.every((item) => item?.type === 'text')) {
     result.result = output.value.map((item: { text: string }) => item.text).join('')
   }
   return result
+}
+
+/** A copy of a value the caller owns: only objects need one. */
+function copyOf<T>(value: T): T {
+  return typeof value === 'object' && value !== null ? deepCopy(value) : value
 }
 
 /** A neutral response as the result of `doGenerate`. */

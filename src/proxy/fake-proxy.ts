@@ -194,21 +194,8 @@ export class FakeProxy {
   constructor(options: FakeProxyOptions = {}) {
     const lane = laneSeed
     laneSeed = undefined
-    checkOptions(OWNER, options, {
-      agents: ['an array of agent names', () => true],
-      strict: ['a boolean', is.boolean],
-      features: [`an array of features (${allFeatures.join(', ')})`, Array.isArray],
-      llm: [LLM_EXPECTED, isLLM],
-      upstream: ['{ openai?: origin, anthropic?: origin }', () => true],
-      record: ['a transcript file path or a writable stream', () => true],
-      validate: ['a boolean', is.boolean],
-      controlApi: ['a boolean', is.boolean],
-    })
-    const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
-    if (unknownFeature !== undefined) {
-      throw new TypeError(`${PREFIX} ${OWNER}: option features has an unknown entry ${describeValue(unknownFeature)}; valid features: ${allFeatures.join(', ')}`)
-    }
-    validateRecordOptions(OWNER, options.upstream, options.record)
+    // A lane's options are its proxy's, checked when the proxy was made: a test pays no second check.
+    if (!lane) FakeProxy.#checkOptions(options)
     const agents = checkAgentNames(OWNER, options.agents)
     this.#options = options
     this.#lane = lane
@@ -241,6 +228,25 @@ export class FakeProxy {
       control: options.controlApi ? this.#controlTarget() : undefined,
     }
     registerDouble(this)
+  }
+
+  /** The checks `new FakeProxy(options)` makes of its options. */
+  static #checkOptions(options: FakeProxyOptions): void {
+    checkOptions(OWNER, options, {
+      agents: ['an array of agent names', () => true],
+      strict: ['a boolean', is.boolean],
+      features: [`an array of features (${allFeatures.join(', ')})`, Array.isArray],
+      llm: [LLM_EXPECTED, isLLM],
+      upstream: ['{ openai?: origin, anthropic?: origin }', () => true],
+      record: ['a transcript file path or a writable stream', () => true],
+      validate: ['a boolean', is.boolean],
+      controlApi: ['a boolean', is.boolean],
+    })
+    const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
+    if (unknownFeature !== undefined) {
+      throw new TypeError(`${PREFIX} ${OWNER}: option features has an unknown entry ${describeValue(unknownFeature)}; valid features: ${allFeatures.join(', ')}`)
+    }
+    validateRecordOptions(OWNER, options.upstream, options.record)
   }
 
   /**

@@ -29,6 +29,32 @@ describe('ai 6 on languageModel()', () => {
     ])
   })
 
+  it('records what the caller passed, not the caller\'s objects: changing them later leaves the records alone', async () => {
+    const llm = scriptedLLM([toolCall('get_weather', { city: 'Paris' }), 'done'])
+    const model = llm.languageModel()
+    const inputSchema = { type: 'object', properties: { city: { type: 'string' } } }
+    const input = { city: 'Paris' }
+    const output = { type: 'json', value: { forecast: 'sunny' } }
+    const prompt = [
+      { role: 'user', content: [{ type: 'text', text: 'weather?' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'get_weather', output }] },
+    ]
+    const first = await model.doGenerate({ prompt, tools: [{ type: 'function', name: 'get_weather', inputSchema }] })
+    input.city = 'Rome'
+    output.value.forecast = 'rain'
+    inputSchema.properties.city.type = 'number'
+    ;(first.content[0] as { input: string }).input = '{"city":"Oslo"}'
+    expect(llm.requests[0]!.tools![0]!.parameters).toEqual({ type: 'object', properties: { city: { type: 'string' } } })
+    expect(llm.requests[0]!.messages[1]!.content[0]).toMatchObject({ args: { city: 'Paris' } })
+    expect(llm.requests[0]!.messages[2]!.content[0]).toMatchObject({ result: { forecast: 'sunny' } })
+    expect(llm.responses[0]!.content[0]).toMatchObject({ type: 'tool-call', args: { city: 'Paris' } })
+    // The scripted turn itself is untouched: a second double over the same script answers as the first did.
+    ;(llm.responses[0]!.content[0] as { args: { city: string } }).args.city = 'Lima'
+    llm.reset()
+    expect((await model.doGenerate({ prompt: prompt.slice(0, 1) })).content[0]).toMatchObject({ input: '{"city":"Paris"}' })
+  })
+
   it('runs streamText, delivering the reply in word chunks', async () => {
     const llm = scriptedLLM(['It is sunny in Paris.'])
     const result = streamText({ model: llm.languageModel('my-model'), prompt: 'weather?' })
