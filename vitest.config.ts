@@ -17,15 +17,11 @@ export const slowTests = [
 ]
 
 /**
- * Files that need a fresh process and module graph each: they check what the registry, the
- * setup entry or the network guard hold when the file starts, or count the process's timers, so
- * another file's leftovers in a shared worker would change their answer.
+ * Files that need a fresh module graph each: they check what the registry, the setup entry or the
+ * network guard hold when the file starts, so another file's leftovers in a shared worker would
+ * change their answer.
  */
-export const isolatedTests = [
-  'test/fixtures/**/*.test.ts',
-  'test/guard/vitest-*.test.ts',
-  'test/llm/stream-options.test.ts',
-]
+export const isolatedTests = ['test/fixtures/**/*.test.ts', 'test/guard/vitest-*.test.ts']
 
 const exclude = ['test/matrix/**', 'test/types/**', 'test/jest/**', 'test/e2e/**', '**/node_modules/**', ...slowTests]
 

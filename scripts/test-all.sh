@@ -93,8 +93,12 @@ if [ "$mode" = all ]; then
   jest_and_examples
 else
   # The side steps' output is held back and printed after Vitest's, so the two never interleave.
+  # They run in their own process group, which the exit trap ends if the script stops early.
+  set -m
   jest_and_examples >"$log/side.txt" 2>&1 &
   side=$!
+  set +m
+  trap 'kill -- -"$side" 2>/dev/null; rm -rf "$log"' EXIT
   step vitest-node20 npx vitest run
   wait "$side" || status=1
   cat "$log/side.txt"
