@@ -27,7 +27,9 @@ const exclude = ['test/matrix/**', 'test/types/**', 'test/jest/**', 'test/e2e/**
 
 export default defineConfig({
   test: {
-    pool: 'forks',
+    // Worker threads start and report faster than child processes: the shared files ran in about
+    // two thirds of the time with the same tests (the slow files keep forks for their child runs).
+    pool: 'threads',
     testTimeout: 15_000,
     projects: [
       {
