@@ -9,6 +9,8 @@ const moduleNameMapper = {
 const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
+  // As in vitest.config.ts: the quick loop runs Jest beside Vitest, so a test may wait for a core.
+  testTimeout: 15_000,
   moduleNameMapper,
   setupFilesAfterEnv: ['agent-doubles/jest/setup'],
   transform: {},

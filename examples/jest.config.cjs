@@ -6,6 +6,9 @@ module.exports = {
   rootDir: __dirname,
   testMatch: ['**/*.jest.test.ts'],
   testEnvironment: 'node',
+  // As in examples/vitest.config.ts: the MCP example loads its transport inside the test, which a
+  // busy machine can stretch past Jest's default 5 s.
+  testTimeout: 15_000,
   transform: { '\\.[cm]?[jt]s$': path.join(__dirname, '..', 'scripts', 'jest-esbuild-transform.cjs') },
   moduleNameMapper: {
     '^agent-doubles$': path.join(dist, 'index.cjs'),

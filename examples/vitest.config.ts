@@ -19,5 +19,8 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['**/*.jest.test.ts', '**/node_modules/**'],
     testTimeout: 15_000,
+    // The examples import the same SDKs; sharing one module graph halves the run. Each example
+    // starts and closes its own doubles, so no file sees another's.
+    isolate: false,
   },
 })

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test suite. `scripts/test-all.sh quick` (npm test) is the quick loop: build, then the
-# Node 20 leg (Vitest 4, Jest 30, openai 6, ai 6) and the examples. Without an argument
+# The test suite. `scripts/test-all.sh quick` (npm test) is the quick loop: build (skipped when
+# dist/ is newer than every source), then the Node 20 leg (Vitest 4, Jest 30, openai 6, ai 6) and
+# the examples, Vitest beside the other three. Without an argument
 # (npm run test:all, what CI runs) it is the whole matrix: package checks, type tests, the
 # Node 20 and Node 24 (Vitest 5, Jest 30, openai 7, ai 7) legs and the end-to-end suite.
 # Ends with one line "tests: N passed, N failed" summed over every runner.
@@ -13,6 +14,8 @@ trap 'rm -rf "$log"' EXIT
 # A green run prints the runners' results, not npm's notices: engine mismatches of dev tools
 # (EBADENGINE), install-script notes, funding and update banners are warnings, not failures.
 export npm_config_loglevel=error npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+# The AWS SDK warns once per process that its 2027 releases will need Node 22: news, not a failure.
+export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
 started=$SECONDS
 status=0
 passed=0
@@ -37,6 +40,21 @@ build() {
   npm run -s build -- --silent
 }
 
+# What the build writes; tsup empties dist/ first, so an interrupted build lacks some of them.
+built=(dist/index.js dist/index.cjs dist/index.d.ts dist/index.d.cts dist/cli.js dist/matchers/index.cjs
+  dist/jest/index.cjs dist/jest/setup.cjs dist/jest/globals.cjs dist/vitest/index.js dist/vitest/setup.js)
+
+# dist/ is up to date when every output exists and no source, nor the build's configuration, is
+# newer than the oldest of them.
+dist_is_current() {
+  local oldest=${built[0]} file
+  for file in "${built[@]}"; do
+    [ -f "$file" ] || return 1
+    [ "$file" -ot "$oldest" ] && oldest=$file
+  done
+  [ -z "$(find src matchers fixtures tsup.config.ts tsconfig.json package.json package-lock.json -newer "$oldest" -print -quit)" ]
+}
+
 # Sums "N passed" / "N failed" from a Vitest ("Tests  3 passed") or Jest ("Tests: 3 passed") summary.
 count() {
   local file=$1 line
@@ -49,23 +67,45 @@ if [ "$mode" = all ] && [ ! -d test/matrix/node24/node_modules ]; then
   step install-node24-leg npm ci --prefix test/matrix/node24 --engine-strict=false --no-audit --no-fund --loglevel=error
 fi
 
-step build build
+if dist_is_current; then
+  echo 'dist/ is newer than every source: build skipped'
+else
+  step build build
+fi
 if [ "$mode" = all ]; then
   step typecheck npx tsc -p tsconfig.json --noEmit
   step package-lint npm run -s lint:package
   step matcher-types bash scripts/typecheck-matchers.sh
 fi
-step vitest-node20 npx vitest run
-count "$log/vitest-node20.txt"
+# Jest and the examples, one after the other; in the quick loop they run beside Vitest, which
+# keeps one worker busy, so the second core works too.
+jest_and_examples() {
+  step jest-node20 node node_modules/jest/bin/jest.js --detectOpenHandles --ci
+  step examples-vitest npx vitest run --config examples/vitest.config.ts
+  step examples-jest node node_modules/jest/bin/jest.js --config examples/jest.config.cjs --detectOpenHandles --ci
+  return $status
+}
+
 if [ "$mode" = all ]; then
+  step vitest-node20 npx vitest run
   step vitest-node20-slow npx vitest run --config vitest.slow.config.ts
   count "$log/vitest-node20-slow.txt"
+  jest_and_examples
+else
+  # The side steps' output is held back and printed after Vitest's, so the two never interleave.
+  # They run in their own process group, which the exit trap ends if the script stops early.
+  set -m
+  jest_and_examples >"$log/side.txt" 2>&1 &
+  side=$!
+  set +m
+  trap 'kill -- -"$side" 2>/dev/null; rm -rf "$log"' EXIT
+  step vitest-node20 npx vitest run
+  wait "$side" || status=1
+  cat "$log/side.txt"
 fi
-step jest-node20 node node_modules/jest/bin/jest.js --detectOpenHandles --ci
+count "$log/vitest-node20.txt"
 count "$log/jest-node20.txt"
-step examples-vitest npx vitest run --config examples/vitest.config.ts
 count "$log/examples-vitest.txt"
-step examples-jest node node_modules/jest/bin/jest.js --config examples/jest.config.cjs --detectOpenHandles --ci
 count "$log/examples-jest.txt"
 if [ "$mode" = all ]; then
 step vitest-node24 "${node24[@]}" test/matrix/node24/node_modules/vitest/vitest.mjs run --config test/matrix/node24/vitest.config.ts

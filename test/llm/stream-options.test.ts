@@ -4,13 +4,22 @@
  * wait for the first event. Ordering is asserted, never durations.
  */
 import { streamText } from 'ai'
-import { describe, expect, test } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { scriptedLLM, type ModelRequest, type StreamEvent } from '../../src/index.js'
 
 const request: ModelRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], stream: true }
-const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length
+// Fake setTimeout/clearTimeout count exactly the timers the stream arms; the process's own list
+// also holds the runner's, which come and go on their own schedule.
+const timers = (): number => vi.getTimerCount()
 
 describe('ScriptedLLM stream options', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   test('onAccepted comes before the first-chunk wait; an abort during it clears the timer and rejects with the reason', async () => {
     const llm = scriptedLLM({ hello: 'hi there' }, { latency: { firstChunkMs: 60_000 } })
     const controller = new AbortController()

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { listLLM, startProxy, text } from './helpers.js'
 
-describe('FakeProxy under concurrency', () => {
+// A load test: on a busy machine (the quick loop runs Jest beside Vitest) it needs more than the
+// default 15 s, never less.
+describe('FakeProxy under concurrency', { timeout: 60_000 }, () => {
   test('500 concurrent requests are all answered and all recorded, none lost or mixed up', async () => {
     const proxy = await startProxy({ llm: listLLM(text('ok')) })
     const count = 500

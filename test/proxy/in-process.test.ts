@@ -13,6 +13,9 @@ import { FakeProxy, scriptedLLM, toolCall } from '../../src/index.js'
 import { isHandedOver } from '../../src/llm/helpers.js'
 import '../matchers/setup-expect.js'
 
+// The Anthropic provider warns about the made-up model id on every call.
+;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false
+
 const user = (content: string) => ({ role: 'user' as const, content })
 
 function unstarted(script: Parameters<typeof scriptedLLM>[0], options?: Parameters<typeof scriptedLLM>[1]) {

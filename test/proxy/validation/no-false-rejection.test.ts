@@ -20,6 +20,9 @@ import { z } from 'zod'
 import '../../matchers/setup-expect.js'
 import { anthropicFor, listLLM, openaiFor, startProxy, text, toolCall } from '../helpers.js'
 
+// The AI SDK warns that gpt-5 ignores the temperature these flows send on purpose.
+;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false
+
 const weather = z.object({ city: z.string() })
 const answer = z.object({ city: z.string(), celsius: z.number() })
 const lookupThenDone = () => listLLM(toolCall('lookup', { city: 'Paris' }, 'call_1'), text('It is sunny.'))
@@ -64,11 +67,11 @@ test('@anthropic-ai/sdk: a tool loop, streamed and not', async () => {
   const client = anthropicFor(proxy)
   const tools = [{ name: 'lookup', description: 'Weather', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } } } }]
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }]
-  const first = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 256, system: 'Be brief.', messages, tools })
+  const first = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 256, system: 'Be brief.', messages, tools })
   const use = first.content.find((block) => block.type === 'tool_use')
   if (use?.type !== 'tool_use') throw new Error('expected a tool_use block')
   messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'sunny' }] })
-  const second = await client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 256, messages, tools }).finalMessage()
+  const second = await client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 256, messages, tools }).finalMessage()
   expect(second.content).toEqual([expect.objectContaining({ type: 'text', text: 'It is sunny.' })])
   expect(proxy).toHaveSentValidRequests()
 })
