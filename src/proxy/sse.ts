@@ -3,7 +3,7 @@
  * back-pressure, stopping at once when the client (or `close()`) ends the connection.
  * @module
  */
-import type { ServerResponse } from 'node:http'
+import { ServerResponse } from 'node:http'
 import type { SseFrame } from './dialect.js'
 import type { Fault } from './faults.js'
 
@@ -60,23 +60,32 @@ export async function writeSse(
   res: ServerResponse,
   requestId: string,
   frames: AsyncIterable<SseFrame>,
-  options: { fault?: Fault; onError: (error: unknown, framesSent: number) => SseFrame },
+  options: { fault?: Fault; onError: (error: unknown, framesSent: number) => SseFrame[] },
 ): Promise<void> {
   startSse(res, requestId)
   const { fault } = options
   // Only a planned disconnect needs to know when the last frame reached the socket.
   const out = fault?.kind === 'disconnect' ? trackingWriter(res) : plainWriter(res)
   let sent = 0
+  const over = (): boolean => res.destroyed || (fault !== undefined && sent >= fault.afterChunks)
+  const stop = async (): Promise<void> => (res.destroyed ? undefined : breakStream(res, fault!, out))
+  /** Writes `frame`; `true` when the socket's buffer is full. */
+  const writeFrame = (frame: SseFrame): boolean => {
+    sent++
+    return out.write(formatFrame(frame))
+  }
   try {
     for await (const frame of frames) {
-      if (res.destroyed) return
-      if (fault && sent >= fault.afterChunks) return await breakStream(res, fault, out)
-      const full = out.write(formatFrame(frame))
-      sent++
-      if (full) await drainedOrClosed(res)
+      if (over()) return await stop()
+      if (writeFrame(frame)) await drainedOrClosed(res)
     }
   } catch (error) {
-    if (!res.destroyed) out.write(formatFrame(options.onError(error, sent)))
+    if (res.destroyed) return
+    // The error's frames count as frames: a planned fault can fall among them.
+    for (const frame of options.onError(error, sent)) {
+      if (over()) return await stop()
+      if (writeFrame(frame)) await drainedOrClosed(res)
+    }
   }
   if (fault && !res.destroyed) return await breakStream(res, fault, out)
   end(res)
@@ -144,7 +153,7 @@ const held = new WeakMap<ServerResponse, string>()
 function holdUntilTickEnds(res: ServerResponse): void {
   if (held.has(res)) return
   held.set(res, '')
-  res.cork()
+  corkable(res).cork()
   process.nextTick(release, res)
 }
 
@@ -153,13 +162,26 @@ function release(res: ServerResponse): void {
   if (pending === undefined) return
   held.delete(res)
   if (pending !== '' && !res.destroyed) res.write(pending)
-  res.uncork()
+  corkable(res).uncork()
 }
 
-/** Ends the answer, releasing a held batch first: Node 24 drops what is still corked when end() comes first. */
+/**
+ * What holding corks: an HTTP/1.1 answer's own socket, so end() (which uncorks its socket fully)
+ * sends what is held with the end of the body; Node 24 drops what a corked response (rather than
+ * its socket) still holds when end() comes. Other answers (HTTP/2, in process) cork themselves.
+ */
+function corkable(res: ServerResponse): { cork(): void; uncork(): void } {
+  return res instanceof ServerResponse && res.socket ? res.socket : res
+}
+
+/**
+ * Ends the answer with the held batch as its last chunk, before the socket is uncorked, so the
+ * batch and the end of the body leave in one write.
+ */
 function end(res: ServerResponse): void {
-  release(res)
-  res.end()
+  const pending = held.get(res)
+  held.delete(res)
+  res.end(pending && !res.destroyed ? pending : undefined)
 }
 
 /**
