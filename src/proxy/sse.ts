@@ -116,11 +116,10 @@ function plainWriter(res: ServerResponse): Writer {
   return {
     write(text) {
       if (res.destroyed) return false
-      holdUntilTickEnds(res)
       // Frames made in the same tick leave as one chunk, as a server sending a body at once does.
-      const pending = held.get(res)! + text
-      held.set(res, pending)
-      if (pending.length < BATCH_CHARS) return false
+      const batch = holdUntilTickEnds(res)
+      batch.text += text
+      if (batch.text.length < BATCH_CHARS) return false
       release(res)
       return mustWait(res)
     },
@@ -144,24 +143,27 @@ function trackingWriter(res: ServerResponse): Writer {
 /** Frames held per response until the current tick ends (flushed at this size sooner). */
 const BATCH_CHARS = 16 * 1024
 /** Responses corked until the current tick ends, with the frames written meanwhile. */
-const held = new WeakMap<ServerResponse, string>()
+const held = new WeakMap<ServerResponse, { text: string }>()
 
 /**
  * Holds what is written to `res` until the current tick ends, so the headers and the events a
  * brain produces at once leave in one packet rather than one each.
  */
-function holdUntilTickEnds(res: ServerResponse): void {
-  if (held.has(res)) return
-  held.set(res, '')
+function holdUntilTickEnds(res: ServerResponse): { text: string } {
+  let batch = held.get(res)
+  if (batch) return batch
+  batch = { text: '' }
+  held.set(res, batch)
   corkable(res).cork()
   process.nextTick(release, res)
+  return batch
 }
 
 function release(res: ServerResponse): void {
-  const pending = held.get(res)
-  if (pending === undefined) return
+  const batch = held.get(res)
+  if (batch === undefined) return
   held.delete(res)
-  if (pending !== '' && !res.destroyed) res.write(pending)
+  if (batch.text !== '' && !res.destroyed) res.write(batch.text)
   corkable(res).uncork()
 }
 
@@ -179,7 +181,7 @@ function corkable(res: ServerResponse): { cork(): void; uncork(): void } {
  * batch and the end of the body leave in one write.
  */
 function end(res: ServerResponse): void {
-  const pending = held.get(res)
+  const pending = held.get(res)?.text
   held.delete(res)
   res.end(pending && !res.destroyed ? pending : undefined)
 }
