@@ -19,6 +19,7 @@ const shared: Options = {
 
 const dualEntries = {
   index: 'src/index.ts',
+  'in-process': 'src/in-process.ts',
   'matchers/index': 'matchers/index.ts',
   'jest/index': 'fixtures/jest.ts',
   'jest/setup': 'fixtures/jest-setup.ts',

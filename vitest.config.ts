@@ -19,7 +19,7 @@ export const slowTests = [
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/matrix/**', 'test/types/**', 'test/jest/**', 'test/e2e/**', '**/node_modules/**', ...slowTests],
+    exclude: ['test/matrix/**', 'test/types/**', 'test/jest/**', 'test/e2e/**', 'test/browser/**', '**/node_modules/**', ...slowTests],
     pool: 'forks',
     testTimeout: 15_000,
   },

@@ -7,6 +7,7 @@
  * `ai` or `@ai-sdk/provider` is imported: the types below are the parts of the spec it uses.
  * @module
  */
+import { toBase64 } from '../internal/bytes.js'
 import type { FinishReason, LLM, Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice } from './types.js'
 
 /** A message of an AI SDK prompt, loosely typed: the converter checks each part at run time. */
@@ -165,7 +166,7 @@ function toImage(data: unknown, mediaType: string | undefined): Part {
   const inner = data !== null && typeof data === 'object' && 'type' in data ? (data as { type: string; data?: unknown; url?: unknown }) : undefined
   const value = inner ? (inner.type === 'url' ? inner.url : inner.data) : data
   if (value instanceof URL) image.url = value.href
-  else if (value instanceof Uint8Array) image.data = Buffer.from(value).toString('base64')
+  else if (value instanceof Uint8Array) image.data = toBase64(value)
   else if (typeof value === 'string') image.data = value
   return image
 }

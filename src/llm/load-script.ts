@@ -4,7 +4,6 @@
  * `PUT /_agent-doubles/script`, which both receive scripts as text from outside JavaScript.
  * @module
  */
-import { readFile } from 'node:fs/promises'
 import { PREFIX } from '../internal/describe.js'
 import { ScriptedLLM } from './scripted-llm.js'
 
@@ -91,7 +90,7 @@ export async function llmFromRulesFile(path: string, origin: string): Promise<Sc
 
 async function readText(path: string, origin: string): Promise<string> {
   try {
-    return await readFile(path, 'utf8')
+    return await (await import('node:fs/promises')).readFile(path, 'utf8')
   } catch (error) {
     throw new Error(`${PREFIX} ${origin}: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`)
   }

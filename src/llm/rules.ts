@@ -3,7 +3,6 @@
  * order before the script, and the JSON rules files that declare them.
  * @module
  */
-import { readFile } from 'node:fs/promises'
 import type { ModelRequest, ToolResultPart } from './types.js'
 import { argumentError, checkOptions, describeValue, is, PREFIX } from '../internal/describe.js'
 import { lastUserText } from './helpers.js'
@@ -156,7 +155,7 @@ export async function readRules(pathOrText: string): Promise<Rule[]> {
   if (isRulesText(pathOrText)) return parseRules(pathOrText)
   let text: string
   try {
-    text = await readFile(pathOrText, 'utf8')
+    text = await (await import('node:fs/promises')).readFile(pathOrText, 'utf8')
   } catch (cause) {
     throw new Error(`${PREFIX} ScriptedLLM.fromRules: cannot read rules file ${JSON.stringify(pathOrText)}: ${(cause as Error).message}`, { cause })
   }

@@ -4,7 +4,6 @@
  * Parsed once, at load, failing at once with the file and line; compared strictly on replay.
  * @module
  */
-import { readFile } from 'node:fs/promises'
 import type { Message, ModelRequest, ModelResponse } from './types.js'
 import { PREFIX, describeValue } from '../internal/describe.js'
 import { deepCopy } from './helpers.js'
@@ -45,7 +44,7 @@ export async function readTranscript(pathOrText: string): Promise<Transcript> {
   if (isTranscriptText(pathOrText)) return parseTranscript(pathOrText)
   let text: string
   try {
-    text = await readFile(pathOrText, 'utf8')
+    text = await (await import('node:fs/promises')).readFile(pathOrText, 'utf8')
   } catch (cause) {
     throw new Error(`${PREFIX} ScriptedLLM: cannot read transcript ${JSON.stringify(pathOrText)}: ${(cause as Error).message}`, { cause })
   }

@@ -4,7 +4,8 @@
  * content another one (SPEC §5.5).
  * @module
  */
-import { createHash } from 'node:crypto'
+import { toHex } from '../internal/bytes.js'
+import { sha256 } from '../internal/digest.js'
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
 
@@ -34,10 +35,6 @@ export function canonicalJson(value: unknown): string {
   })
 }
 
-function sha256(text: string): Uint8Array {
-  return createHash('sha256').update(text).digest()
-}
-
 /**
  * The `bagaachrafake…` stand-in for a set of files (a skill's, or memory files): derived from
  * the paths and texts only, in a collection CID's form.
@@ -50,5 +47,5 @@ export function filesCid(files: Readonly<Record<string, string>>): string {
 
 /** The `fake-…` stand-in for a normalised agent definition. */
 export function definitionCid(definition: unknown): string {
-  return `fake-${Buffer.from(sha256(canonicalJson(definition))).toString('hex').slice(0, 32)}`
+  return `fake-${toHex(sha256(canonicalJson(definition))).slice(0, 32)}`
 }

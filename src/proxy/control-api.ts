@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { PREFIX } from '../internal/describe.js'
 import type { LLM } from '../llm/types.js'
 import { RulesUnsupported, llmFromScriptText } from '../llm/load-script.js'
-import { readBody } from './server.js'
+import { utf8Length, utf8Text } from '../internal/bytes.js'
+import { readBody } from './read-body.js'
 import type { FakeRequest, Refusal } from './types.js'
 
 /** Where the control API's routes live. */
@@ -79,7 +80,7 @@ export async function handleControlApi(req: IncomingMessage, res: ServerResponse
   }
   if (res.destroyed || res.headersSent) return
   const text = JSON.stringify(answer.body)
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(utf8Length(text)) }
   if (answer.status === 405 && route) headers.allow = Object.keys(route).join(', ')
   res.writeHead(answer.status, headers)
   res.end(text)
@@ -87,7 +88,7 @@ export async function handleControlApi(req: IncomingMessage, res: ServerResponse
 
 /** A record as JSON: the body as the text it was sent as, not a byte array. */
 function requestRecord(record: FakeRequest): Record<string, unknown> {
-  return { ...record, body: Buffer.from(record.body).toString('utf8') }
+  return { ...record, body: utf8Text(record.body) }
 }
 
 async function putScript(req: IncomingMessage, target: ControlTarget): Promise<Answer> {
@@ -130,7 +131,7 @@ async function readText(req: IncomingMessage): Promise<string | Answer> {
   const read = await readBody(req)
   if (read.kind === 'too-large') return failure(413, 'request body is larger than the 32 MiB limit')
   if (read.kind === 'aborted') return failure(400, 'the request was aborted')
-  return Buffer.from(read.body).toString('utf8')
+  return utf8Text(read.body)
 }
 
 async function readObject(req: IncomingMessage): Promise<{ value: Record<string, unknown> } | Answer> {

@@ -21,7 +21,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { checkAgentNames } from './identity.js'
 import { answerNoLane, LaneTable } from './lanes.js'
 import { ResponseMemory } from './response-memory.js'
-import { answerCrash, startServer, type RunningServer } from './server.js'
+import { answerCrash } from './crash-answer.js'
+import type { RunningServer } from './server.js'
 import { serverErrorBody } from './server-errors.js'
 import { inProcessTransport, type InProcessTransport } from './in-process.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
@@ -298,7 +299,7 @@ export class FakeProxy {
    * Started again after `close()`, it takes a new port and keeps what it recorded.
    * @example
    * const proxy = await new FakeProxy().start()
-   * @throws {Error} it is already running, or `port` is taken.
+   * @throws {Error} it is already running, or `port` is taken, or the runtime has no `node:http` (a browser, an edge runtime: use `proxy.fetch`).
    * @throws {TypeError} `port` is not an integer from 0 to 65535.
    */
   async start(options: StartOptions = {}): Promise<this> {
@@ -308,6 +309,11 @@ export class FakeProxy {
     if (this.#server || this.#starting) throw new Error(`${PREFIX} ${OWNER}: start() called while it is running (at ${this.#server?.url ?? 'a port being opened'}); close() it first`)
     this.#starting = true
     try {
+      // Loaded here, not at the top: the server is Node's, and without it (proxy.fetch in a
+      // browser or an edge runtime) the proxy must still load.
+      const { startServer } = await import('./server.js').catch((cause: unknown) => {
+        throw new Error(`${PREFIX} ${OWNER}: start() needs Node's node:http, which this runtime cannot load; serve clients through proxy.fetch instead`, { cause })
+      })
       this.#server = await startServer((req, res) => this.#serve(req, res), { port: options.port, errorBody: serverErrorBody })
     } finally {
       this.#starting = false

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http'
+import { utf8Bytes } from '../internal/bytes.js'
 import { argumentError, checkOptions, is } from '../internal/describe.js'
 import { closed } from './sse.js'
 
@@ -84,14 +85,15 @@ export async function writeBrokenJson(
     res.socket?.destroy()
     return
   }
-  const half = Buffer.from(text).subarray(0, Math.max(1, Math.floor(Buffer.byteLength(text) / 2)))
+  const bytes = utf8Bytes(text)
+  const half = bytes.subarray(0, Math.max(1, Math.floor(bytes.byteLength / 2)))
   if (fault.kind === 'malformed') {
     res.writeHead(status, { ...headers, 'content-length': String(half.length) })
     res.end(half)
     return
   }
   // Announce the whole length so the client waits for bytes that never come.
-  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) })
+  res.writeHead(status, { ...headers, 'content-length': String(bytes.byteLength) })
   const gone = closed(res)
   const flushed = new Promise<void>((resolve) => res.write(half, () => resolve()))
   if (fault.kind === 'disconnect') {

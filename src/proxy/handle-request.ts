@@ -35,7 +35,8 @@ import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
 import { errorStyleFor, findRoute, isAgentApiPath, providerForUnknownPath } from './routes.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from './response-memory.js'
-import { readBody } from './server.js'
+import { readBody } from './read-body.js'
+import { utf8Length } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
 import { brainEvents } from './brain-events.js'
 import { renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
@@ -446,7 +447,7 @@ function jsonHeaders(requestId: string): Record<string, string> {
 
 function sendJson(res: ServerResponse, requestId: string, status: number, text: string, headers: Record<string, string> = {}): void {
   if (res.destroyed || res.headersSent) return
-  res.writeHead(status, { ...headers, ...jsonHeaders(requestId), 'content-length': String(Buffer.byteLength(text)) })
+  res.writeHead(status, { ...headers, ...jsonHeaders(requestId), 'content-length': String(utf8Length(text)) })
   res.end(text)
 }
 

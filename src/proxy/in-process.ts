@@ -2,12 +2,14 @@
  * `proxy.fetch`: a `fetch`-compatible function that serves a FakeProxy's routes with no socket.
  * It is an adapter, not a second server: each call becomes a minimal request/response pair that
  * the proxy's own `handleRequest` serves, so records, checks, faults and streaming are the same
- * as over HTTP.
+ * as over HTTP. It uses web APIs only (no `node:` module, `Buffer` or `process`), so it also runs
+ * where no server can: a browser (Vitest browser mode) or an edge runtime.
  * @module
  */
-import { EventEmitter } from 'node:events'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
+import { concatBytes, utf8Bytes } from '../internal/bytes.js'
+import { Emitter } from '../internal/emitter.js'
+import { nextTick } from '../internal/scheduling.js'
 import type { RequestHandler } from './server.js'
 
 type FetchInput = Parameters<typeof globalThis.fetch>[0]
@@ -61,7 +63,7 @@ interface Call {
   method: string
   url: URL
   headers: Record<string, string>
-  body: Buffer | undefined
+  body: Uint8Array | undefined
   signal: AbortSignal | undefined
 }
 
@@ -69,7 +71,7 @@ async function readCall(input: FetchInput, init: RequestInit | undefined): Promi
   if (input instanceof Request || !isPlainBody(init?.body)) {
     // Anything but a string or bytes body: let the platform read it as fetch would.
     const request = new Request(input, init)
-    const bytes = request.body ? Buffer.from(await request.arrayBuffer()) : undefined
+    const bytes = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined
     return { method: request.method, url: new URL(request.url), headers: headersOf(request.headers), body: bytes, signal: init?.signal ?? request.signal }
   }
   const body = init?.body
@@ -77,7 +79,7 @@ async function readCall(input: FetchInput, init: RequestInit | undefined): Promi
     method: (init?.method ?? 'GET').toUpperCase(),
     url: new URL(input instanceof URL ? input.href : String(input)),
     headers: headersOf(init?.headers),
-    body: body === undefined || body === null ? undefined : typeof body === 'string' ? Buffer.from(body) : Buffer.from(body as Uint8Array),
+    body: body === undefined || body === null ? undefined : typeof body === 'string' ? utf8Bytes(body) : (body as Uint8Array).slice(),
     signal: init?.signal ?? undefined,
   }
 }
@@ -103,13 +105,18 @@ function headersOf(headers: HeadersInput | undefined): Record<string, string> {
   return out
 }
 
-/** The part of `IncomingMessage` the proxy reads: method, url, headers and the body as a stream. */
-class InProcessRequest extends Readable {
+/**
+ * The part of `IncomingMessage` the proxy reads: method, url, headers, and the body as the events
+ * of a readable stream (`data`, `end`, `close`), which flow on the next tick once a `data`
+ * listener or `resume()` asks for them.
+ */
+class InProcessRequest extends Emitter {
   readonly method: string
   readonly url: string
   readonly headers: Record<string, string>
   complete = false
-  #body: Buffer | undefined
+  #body: Uint8Array | undefined
+  #flowing = false
 
   constructor(call: Call) {
     super()
@@ -118,13 +125,28 @@ class InProcessRequest extends Readable {
     this.headers = { host: call.url.host, ...call.headers }
     if (call.body) this.headers['content-length'] = String(call.body.length)
     this.#body = call.body
-    this.once('end', () => (this.complete = true))
   }
 
-  override _read(): void {
-    if (this.#body && this.#body.length > 0) this.push(this.#body)
+  override on(name: string | symbol, listener: (...args: never[]) => void): this {
+    super.on(name, listener)
+    if (name === 'data') this.resume()
+    return this
+  }
+
+  resume(): this {
+    if (this.#flowing) return this
+    this.#flowing = true
+    nextTick(() => this.#flow())
+    return this
+  }
+
+  #flow(): void {
+    const body = this.#body
     this.#body = undefined
-    this.push(null)
+    if (body && body.length > 0) this.emit('data', body)
+    this.complete = true
+    this.emit('end')
+    this.emit('close')
   }
 }
 
@@ -135,7 +157,7 @@ class InProcessRequest extends Readable {
  * packet would leave — with a body stream the writes feed, which waits for `drain` when the
  * reader falls behind.
  */
-class InProcessResponse extends EventEmitter {
+class InProcessResponse extends Emitter {
   statusCode = 200
   headersSent = false
   destroyed = false
@@ -187,7 +209,7 @@ class InProcessResponse extends EventEmitter {
     if (!this.headersSent) this.writeHead(this.statusCode)
     if (this.#opening) return
     this.#opening = true
-    process.nextTick(() => this.#open())
+    nextTick(() => this.#open())
   }
 
   cork(): void {}
@@ -196,8 +218,8 @@ class InProcessResponse extends EventEmitter {
   write(chunk: string | Uint8Array, callback?: () => void): boolean {
     if (this.destroyed || this.writableEnded) return false
     this.flushHeaders()
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-    if (callback) process.nextTick(callback)
+    const bytes = typeof chunk === 'string' ? utf8Bytes(chunk) : chunk
+    if (callback) nextTick(callback)
     if (!this.#stream) {
       this.#early.push(bytes)
       this.#earlyBytes += bytes.byteLength
@@ -220,12 +242,12 @@ class InProcessResponse extends EventEmitter {
     if (!this.#settled) {
       // The whole answer at once: no stream needed.
       this.#settled = true
-      if (chunk !== undefined) this.#early.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
-      const body = this.#early.length === 1 ? this.#early[0] : this.#early.length > 1 ? Buffer.concat(this.#early) : null
+      if (chunk !== undefined) this.#early.push(typeof chunk === 'string' ? utf8Bytes(chunk) : chunk)
+      const body = this.#early.length === 1 ? this.#early[0] : this.#early.length > 1 ? concatBytes(this.#early) : null
       this.#early = []
       this.#settle.resolve(new Response(bodyless(this.statusCode) ? null : body, { status: this.statusCode, headers: this.#headers }))
     } else {
-      if (chunk !== undefined) this.#stream?.enqueue(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+      if (chunk !== undefined) this.#stream?.enqueue(typeof chunk === 'string' ? utf8Bytes(chunk) : chunk)
       this.#stream?.close()
     }
     this.#finish()
@@ -275,7 +297,8 @@ class InProcessResponse extends EventEmitter {
         // The reader gave up (the client aborted, or stopped reading): the connection is gone.
         cancel: () => void this.destroy(),
       },
-      new ByteLengthQueuingStrategy({ highWaterMark: HIGH_WATER_MARK }),
+      // ByteLengthQueuingStrategy's measure, spelled out: edge runtimes may lack the class.
+      { highWaterMark: HIGH_WATER_MARK, size: (chunk: Uint8Array) => chunk.byteLength },
     )
     this.#settle.resolve(new Response(body, { status: this.statusCode, headers: this.#headers }))
   }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { utf8Length } from '../internal/bytes.js'
 import { inputErrorBody } from './dialect.js'
 import type { ProxyState } from './handle-request.js'
 import { errorStyleFor, findRoute } from './routes.js'
@@ -108,7 +109,7 @@ export function answerNoLane(req: IncomingMessage, res: ServerResponse, choice: 
       : `[agent-doubles] FakeProxy: this request names no lane and ${choice.tests.length} tests are running (${choice.tests.map((name) => JSON.stringify(name)).join(', ')}), so it could be any of theirs; build the client from fakeProxy.url (the test's own lane) instead of the environment's base URL`
   const text = JSON.stringify(inputErrorBody(style === 'local' ? 'openai' : style, status, message))
   if (res.headersSent || res.destroyed) return
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'x-should-retry': 'false' })
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(utf8Length(text)), 'x-should-retry': 'false' })
   res.end(text)
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http'
+import { utf8Length } from '../internal/bytes.js'
 import { PREFIX, argumentError, describeValue, is } from '../internal/describe.js'
 import type { ModelRequest, ModelResponse } from '../llm/types.js'
 import type { RefusalCode } from '../refusal-codes.js'
@@ -13,6 +14,7 @@ import { refusalAnswer } from './refusal-answer.js'
 import type { Dialect } from './types.js'
 import { decodeUpstreamResponse } from './upstream/decode-response.js'
 import { UpstreamBrokeOff, UpstreamUnreachable, forwardToUpstream } from './upstream/forward.js'
+import { isOriginUrl } from './upstream/origin-llm.js'
 import { TranscriptSink, type TranscriptStream } from './upstream/transcript-sink.js'
 
 /** The real upstreams, by provider: origins such as `https://api.openai.com`. */
@@ -63,16 +65,6 @@ const PROVIDER_OF: Readonly<Partial<Record<Dialect, keyof UpstreamOrigins>>> = {
   'anthropic-messages': 'anthropic',
 }
 
-function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false
-  try {
-    const url = new URL(value)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === ''
-  } catch {
-    return false
-  }
-}
-
 function isTranscriptTarget(value: unknown): boolean {
   return (typeof value === 'string' && value !== '') || (is.object(value) && typeof (value as { write?: unknown }).write === 'function')
 }
@@ -96,7 +88,7 @@ export function validateRecordOptions(owner: string, upstream: unknown, record: 
     if (!(UPSTREAM_KEYS as readonly string[]).includes(key)) {
       throw new TypeError(`${PREFIX} ${owner}: unknown upstream ${JSON.stringify(key)}; expected one of ${UPSTREAM_KEYS.join(', ')}`)
     }
-    if (origins[key] !== undefined && !isHttpUrl(origins[key])) {
+    if (origins[key] !== undefined && !isOriginUrl(origins[key])) {
       throw argumentError(owner, `option upstream.${key}`, 'an http(s) URL without query or fragment, such as "https://api.openai.com"', origins[key])
     }
   }
@@ -162,7 +154,7 @@ export class RecordMode {
       const answer = refusalAnswer('upstream_unreachable', style, { message: error.message, hint: 'check the upstream origin given to FakeProxy({ upstream }), and that it is up' })
       if (!res.headersSent && !res.destroyed) {
         const text = JSON.stringify(answer.body)
-        res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) })
+        res.writeHead(answer.status, { ...answer.headers, 'content-length': String(utf8Length(text)) })
         res.end(text)
       }
       outcome.refusal = { code: 'upstream_unreachable', status: answer.status, message: error.message }

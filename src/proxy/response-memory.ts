@@ -4,6 +4,7 @@
  * entries dropped past a byte budget, emptied by `reset()` and `close()`.
  * @module
  */
+import { utf8Length } from '../internal/bytes.js'
 import type { Message } from '../llm/types.js'
 
 /** The default byte budget of one proxy's remembered responses (64 MiB). */
@@ -40,7 +41,7 @@ export class ResponseMemory {
   /** Remembers `messages` under `id`, dropping the least recently used entries past the budget. */
   set(id: string, messages: Message[]): void {
     this.delete(id)
-    const bytes = Buffer.byteLength(JSON.stringify(messages))
+    const bytes = utf8Length(JSON.stringify(messages))
     if (bytes > this.capacity) return
     this.#entries.set(id, { messages, bytes })
     this.#bytes += bytes

@@ -5,6 +5,7 @@
  * the generator stops at that point without building the rest.
  * @module
  */
+import { utf8Length } from '../internal/bytes.js'
 
 /** The bounds of a generated value. */
 export const VALUE_LIMITS = Object.freeze({ nodes: 10_000, bytes: 64 * 1024 })
@@ -46,7 +47,7 @@ interface Walk {
 export function valueFor(schema: unknown): unknown {
   const walk: Walk = { root: schema, budget: { nodes: 0, bytes: 0 } }
   const value = generate(walk, schema, '#', 0, 0)
-  const size = Buffer.byteLength(JSON.stringify(value) ?? '')
+  const size = utf8Length(JSON.stringify(value) ?? '')
   if (size > VALUE_LIMITS.bytes) throw new SchemaTooLarge(`the smallest value of the schema at # is ${size} bytes, over the ${VALUE_LIMITS.bytes}-byte limit`, '#')
   return value
 }

@@ -9,19 +9,13 @@ import { createServer as createHttp2Server } from 'node:http2'
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { routeByPreface } from '../wire/h2c.js'
+import { answerCrash, openaiShape, type ErrorBodyFor } from './crash-answer.js'
 
-/** The largest request body the proxy reads (32 MiB); larger ones are answered with 413. */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024
+export { answerCrash, type ErrorBodyFor } from './crash-answer.js'
+export { MAX_BODY_BYTES, readBody, type BodyResult } from './read-body.js'
 
 /** Handles one request; a rejection is answered with a JSON 500 (the handler should not reject). */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>
-
-/**
- * The JSON body of an answer the server writes by itself (an HTTP-level fault, a handler that
- * rejected). `head` is the start of the raw request when the server has it (a fault) and the
- * request line plus header names otherwise, so the body can take the route's own error shape.
- */
-export type ErrorBodyFor = (status: number, message: string, head: string) => unknown
 
 /** What the server needs besides the handler. */
 export interface ServerOptions {
@@ -78,27 +72,6 @@ export async function startServer(handler: RequestHandler, options: ServerOption
   }
 }
 
-/** The OpenAI error shape: what a fault gets when nothing tells its route. */
-function openaiShape(status: number, message: string): unknown {
-  return { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null } }
-}
-
-/**
- * A bug of the fake itself: 500 with `x-should-retry: false`, since sending the same request
- * again meets the same bug (without it the Anthropic SDK resends it three times).
- */
-export function answerCrash(req: IncomingMessage, res: ServerResponse, error: unknown, errorBody: ErrorBodyFor): void {
-  if (res.headersSent || res.destroyed) {
-    res.destroy()
-    return
-  }
-  const message = `[agent-doubles] FakeProxy crashed on this request (a bug of agent-doubles): ${error instanceof Error ? error.message : String(error)}`
-  const head = `${req.method ?? 'GET'} ${req.url ?? '/'}\r\n${Object.keys(req.headers).map((name) => `${name}:`).join('\r\n')}`
-  const text = JSON.stringify(errorBody(500, message, head))
-  res.writeHead(500, { 'content-type': 'application/json', 'x-should-retry': 'false', 'content-length': String(Buffer.byteLength(text)) })
-  res.end(text)
-}
-
 /** Node's parser errors, as the HTTP status and the words a client reads. */
 const clientFaults: Readonly<Record<string, [status: number, message: string]>> = {
   HPE_HEADER_OVERFLOW: [431, 'request headers are too large (more than 16 KiB) or too many'],
@@ -123,45 +96,4 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json\r\n` +
       `x-should-retry: false\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
   )
-}
-
-/** What reading a request body gave. */
-export type BodyResult =
-  | { kind: 'ok'; body: Uint8Array }
-  | { kind: 'too-large' }
-  | { kind: 'aborted' }
-
-/**
- * Reads the whole body, up to `limit` bytes. Past the limit it stops keeping bytes and answers
- * `too-large` at once; the rest of the upload is drained and dropped, so the connection stays
- * usable and the client reads the 413 instead of a reset.
- */
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
-  const declared = Number(req.headers['content-length'])
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume()
-    return Promise.resolve({ kind: 'too-large' })
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length
-      if (size > limit) {
-        req.off('data', onData)
-        chunks.length = 0
-        req.resume()
-        resolve({ kind: 'too-large' })
-        return
-      }
-      chunks.push(chunk)
-    }
-    req.on('data', onData)
-    req.once('end', () => resolve({ kind: 'ok', body: new Uint8Array(Buffer.concat(chunks)) }))
-    req.once('aborted', () => resolve({ kind: 'aborted' }))
-    req.once('error', () => resolve({ kind: 'aborted' }))
-    req.once('close', () => {
-      if (!req.complete) resolve({ kind: 'aborted' })
-    })
-  })
 }

@@ -3,7 +3,8 @@
  * back-pressure, stopping at once when the client (or `close()`) ends the connection.
  * @module
  */
-import { ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
+import { nextTick } from '../internal/scheduling.js'
 import type { SseFrame } from './dialect.js'
 import type { Fault } from './faults.js'
 
@@ -155,7 +156,7 @@ function holdUntilTickEnds(res: ServerResponse): { text: string } {
   batch = { text: '' }
   held.set(res, batch)
   corkable(res).cork()
-  process.nextTick(release, res)
+  nextTick(release, res)
   return batch
 }
 
@@ -173,7 +174,9 @@ function release(res: ServerResponse): void {
  * its socket) still holds when end() comes. Other answers (HTTP/2, in process) cork themselves.
  */
 function corkable(res: ServerResponse): { cork(): void; uncork(): void } {
-  return res instanceof ServerResponse && res.socket ? res.socket : res
+  const socket = res.socket
+  // An HTTP/2 answer (it has a `stream`) shares its session's socket; an in-process one has none.
+  return 'stream' in res || typeof socket?.cork !== 'function' ? res : socket
 }
 
 /**

@@ -3,7 +3,7 @@
  * derived from a seed so the same proxy gives the same ids in the same test (SPEC §10.1).
  * @module
  */
-import { hash } from 'node:crypto'
+import { sha512 } from '../internal/digest.js'
 
 const HEX = '0123456789abcdef'
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
@@ -50,8 +50,7 @@ export type WireIdKind = keyof typeof formats
  */
 export function wireId(kind: WireIdKind, seed: string): string {
   const { head, alphabet, length } = formats[kind]
-  // The one-shot hash: the same digest as createHash() without a Hash object per id.
-  const bytes = hash('sha512', `${kind}\0${seed}`, 'buffer')
+  const bytes = sha512(`${kind}\0${seed}`)
   let out = head
   for (let i = 0; i < length; i++) out += alphabet[bytes[i] % alphabet.length]
   return out

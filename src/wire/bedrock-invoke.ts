@@ -5,6 +5,7 @@
  * JSON as base64 `bytes` in an event-stream `chunk` message.
  * @module
  */
+import { toBase64, utf8Bytes } from '../internal/bytes.js'
 import { BadRequest, type ModelDialect, type SseFrame } from '../proxy/dialect.js'
 import { anthropicMessages } from './anthropic-messages.js'
 import { bedrockErrorAnswer, bedrockStreamError, bedrockTarget } from './bedrock-converse.js'
@@ -28,7 +29,7 @@ export const bedrockInvoke: ModelDialect = {
   encodeJson: (response, context) => anthropicMessages.encodeJson(response, context),
   encodeStream: async function* (events, context): AsyncGenerator<SseFrame> {
     for await (const frame of anthropicMessages.encodeStream(events, context)) {
-      yield { event: 'chunk', data: JSON.stringify({ bytes: Buffer.from(frame.data).toString('base64') }) }
+      yield { event: 'chunk', data: JSON.stringify({ bytes: toBase64(utf8Bytes(frame.data)) }) }
     }
   },
   framing: () => 'eventstream',

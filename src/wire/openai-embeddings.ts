@@ -6,7 +6,8 @@
  * `dimensions` within the model's size. Large answers are built a slice at a time.
  * @module
  */
-import { setImmediate as yieldToLoop } from 'node:timers/promises'
+import { toBase64 as bytesToBase64 } from '../internal/bytes.js'
+import { yieldToLoop } from '../internal/scheduling.js'
 import type { ModelRequest } from '../llm/types.js'
 import { BadRequest, numberOr, requireString, type DirectContext, type DirectDialect } from '../proxy/dialect.js'
 
@@ -207,5 +208,5 @@ export function embed(text: string, dimensions: number): number[] {
 function toBase64(vector: readonly number[]): string {
   const bytes = new DataView(new ArrayBuffer(vector.length * 4))
   vector.forEach((value, i) => bytes.setFloat32(i * 4, value, true))
-  return Buffer.from(bytes.buffer).toString('base64')
+  return bytesToBase64(new Uint8Array(bytes.buffer))
 }

@@ -1,6 +1,6 @@
 // Record or replay per test through fakeProxyOptions.transcript, end to end: a child Vitest run
-// records each test's transcript from an upstream that is a second FakeProxy (reached with the
-// OpenAI SDK), a second run replays them with the upstream gone — on another day, which only
+// records each test's transcript from an upstream that is a second FakeProxy (given by its URL),
+// a second run replays them with the upstream gone — on another day, which only
 // `normalize` and the built-in masks make pass — and a third run with a changed prompt fails
 // with the nearest recorded turn and a diff.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -17,16 +17,9 @@ import { expect } from 'vitest'
 import { test as base } from ${JSON.stringify(fromRoot('fixtures/vitest.ts'))}
 import { FakeProxy, scriptedLLM } from ${JSON.stringify(fromRoot('src/index.ts'))}
 
-// The upstream: a second FakeProxy, spoken to over HTTP with the OpenAI SDK.
+// The upstream: a second FakeProxy, given by URL; the fixture asks it over HTTP.
 const upstreamProxy = process.env.RECORD ? await new FakeProxy({ llm: scriptedLLM((req) => 'upstream says: ' + req.messages.at(-1).content[0].text) }).start() : undefined
-const upstreamClient = upstreamProxy && new OpenAI({ apiKey: 'k', baseURL: upstreamProxy.url + '/v1', maxRetries: 0 })
-const upstream = upstreamClient && {
-  async generate(req) {
-    const completion = await upstreamClient.chat.completions.create({ model: req.model, messages: [...(req.system ? [{ role: 'system', content: req.system }] : []), ...req.messages.map((m) => ({ role: m.role, content: m.content[0].text }))] })
-    return { content: [{ type: 'text', text: completion.choices[0].message.content }], finishReason: 'stop', usage: { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } }
-  },
-  stream() { throw new Error('not used') },
-}
+const upstream = upstreamProxy?.url
 
 const test = base.override
   ? base.override({ fakeProxyOptions: { interceptProviders: false, transcript: { upstream, normalize: (text) => text.replace(/ticket T-\\d+/g, 'ticket T-<n>'), redact: (turn) => ({ ...turn, request: { ...turn.request, system: turn.request.system?.replace('secret-42', '<redacted>') } }) } } })

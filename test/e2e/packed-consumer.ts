@@ -8,6 +8,7 @@
 const esmEntries = [
   'agent-doubles',
   'agent-doubles/matchers',
+  'agent-doubles/in-process',
   'agent-doubles/vitest',
   'agent-doubles/vitest/setup',
   'agent-doubles/jest',
@@ -23,6 +24,7 @@ import { realpathSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 const root = await import('agent-doubles')
 const m = await import('agent-doubles/matchers')
+const inProcess = await import('agent-doubles/in-process')
 const base = pathToFileURL(realpathSync(process.cwd()) + '/node_modules/agent-doubles/').href
 const resolved = {}
 for (const name of ${JSON.stringify(esmEntries)}) {
@@ -33,6 +35,7 @@ console.log(JSON.stringify({
   root: Object.keys(root).sort(),
   matchers: Object.keys(m).sort(),
   matcherNames: Object.keys(m.matchers).sort(),
+  inProcessSharesClasses: inProcess.FakeProxy === root.FakeProxy && inProcess.MockAgent === root.MockAgent,
   resolved,
 }))
 `
@@ -43,6 +46,7 @@ const { realpathSync } = require('node:fs')
 const path = require('node:path')
 const root = require('agent-doubles')
 const m = require('agent-doubles/matchers')
+const inProcess = require('agent-doubles/in-process')
 const base = path.join(realpathSync(process.cwd()), 'node_modules/agent-doubles') + path.sep
 const rel = (file) => (file.startsWith(base) ? file.slice(base.length) : file)
 const resolved = {}
@@ -59,6 +63,7 @@ console.log(JSON.stringify({
   root: Object.keys(root).sort(),
   matchers: Object.keys(m).sort(),
   matcherNames: Object.keys(m.matchers).sort(),
+  inProcessSharesClasses: inProcess.FakeProxy === root.FakeProxy && inProcess.MockAgent === root.MockAgent,
   resolved,
   vitestFromRequire,
 }))

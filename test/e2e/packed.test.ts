@@ -76,9 +76,11 @@ describe('loading every entry', () => {
       expect.arrayContaining(['toHaveBeenCalledWithTask', 'toHaveRefusedWith', 'toHaveText', 'toHaveSentValidRequests', 'toHaveCalledMcpTool', 'toHaveCalledToolsInOrder', 'toHaveUsedAtMost']),
     )
     expect(out.matcherNames).toHaveLength(18)
+    expect(out.inProcessSharesClasses).toBe(true)
     expect(out.resolved).toEqual({
       'agent-doubles': 'dist/index.js',
       'agent-doubles/matchers': 'dist/matchers/index.js',
+      'agent-doubles/in-process': 'dist/in-process.js',
       'agent-doubles/vitest': 'dist/vitest/index.js',
       'agent-doubles/vitest/setup': 'dist/vitest/setup.js',
       'agent-doubles/jest': 'dist/jest/index.js',
@@ -94,9 +96,11 @@ describe('loading every entry', () => {
     expect(out.root).toEqual(esm.root)
     expect(out.matchers).toEqual(esm.matchers)
     expect(out.matcherNames).toEqual(esm.matcherNames)
+    expect(out.inProcessSharesClasses).toBe(true)
     expect(out.resolved).toEqual({
       'agent-doubles': 'dist/index.cjs',
       'agent-doubles/matchers': 'dist/matchers/index.cjs',
+      'agent-doubles/in-process': 'dist/in-process.cjs',
       'agent-doubles/jest': 'dist/jest/index.cjs',
       'agent-doubles/jest/setup': 'dist/jest/setup.cjs',
       'agent-doubles/jest/globals': 'dist/jest/globals.cjs',

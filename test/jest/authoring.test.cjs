@@ -102,6 +102,10 @@ test('rules: when() before the script, and a rules file naming its bad line', as
   )
 })
 
-test('useFakeProxy says record or replay per test is Vitest-only for now', () => {
-  expect(() => useFakeProxy({ transcript: {} })).toThrow('[agent-doubles] useFakeProxy: option transcript (record or replay per test) is supported by the Vitest fixture only, not yet in Jest')
+test('useFakeProxy: a malformed transcript option is a TypeError naming it', () => {
+  expect(() => useFakeProxy({ transcript: { upstream: 'api.openai.com' } })).toThrow(
+    '[agent-doubles] useFakeProxy transcript: option upstream must be an LLM ({ generate, stream }), the http(s) URL of an OpenAI-compatible origin such as "http://127.0.0.1:4000", or { openai: origin } or { anthropic: origin }, got "api.openai.com"',
+  )
+  expect(() => useFakeProxy({ transcript: { mode: 'always' } })).toThrow(TypeError)
+  expect(() => useFakeProxy({ transcript: 'auto' })).toThrow(/useFakeProxy: option transcript must be \{ dir\?, mode\?, upstream\?, redact\?, normalize\? \}/)
 })

@@ -6,8 +6,9 @@
  * @module
  */
 import type { ServerResponse } from 'node:http'
+import { concatBytes } from '../../internal/bytes.js'
 import { PREFIX } from '../../internal/describe.js'
-import { Agent, fetch as undiciFetch } from 'undici'
+import type { Agent, fetch as undiciFetch } from 'undici'
 
 /** What is sent upstream. */
 export interface ForwardInput {
@@ -133,19 +134,24 @@ export async function forwardToUpstream(input: ForwardInput, res: ServerResponse
   // Record mode is real traffic by request. Its own dispatcher, never the global one, keeps it
   // out of the network guard's reach — a path no caller can choose by argument — and is closed
   // once the answer ended, so no socket outlives the turn.
+  // undici is loaded on the first forward, not at the top: record mode is Node's, and the proxy
+  // must load without it where only proxy.fetch can run (a browser, an edge runtime).
+  const { Agent, fetch } = await import('undici')
   const upstreamAgent = new Agent()
   try {
-    return await forwardThrough(upstreamAgent, url, input, res, options)
+    return await forwardThrough(fetch, upstreamAgent, url, input, res, options)
   } finally {
     await upstreamAgent.close()
   }
 }
 
-async function forwardThrough(upstreamAgent: Agent, url: string, input: ForwardInput, res: ServerResponse, options: ForwardOptions): Promise<ForwardResult> {
+async function forwardThrough(
+  fetchUpstream: typeof undiciFetch,
+  upstreamAgent: Agent, url: string, input: ForwardInput, res: ServerResponse, options: ForwardOptions): Promise<ForwardResult> {
   const method = input.method.toUpperCase()
   let answer: Awaited<ReturnType<typeof undiciFetch>>
   try {
-    answer = await undiciFetch(url, {
+    answer = await fetchUpstream(url, {
       method,
       headers: upstreamHeaders(input.headers),
       body: method === 'GET' || method === 'HEAD' ? undefined : input.body,
@@ -212,7 +218,7 @@ async function write(res: ServerResponse, chunk: Uint8Array): Promise<void> {
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {
-  return new Uint8Array(Buffer.concat(chunks))
+  return concatBytes(chunks)
 }
 
 function describeCause(error: unknown): string {

@@ -3,6 +3,7 @@
  * parsed without throwing. The decoders of each dialect build on these.
  * @module
  */
+import { utf8Text } from '../../internal/bytes.js'
 
 /** One server-sent event as it arrived: its `event:` name (if any) and its joined `data:` lines. */
 export interface SseEvent {
@@ -51,7 +52,7 @@ export function parseJson(text: string): unknown {
 
 /** The body as UTF-8 text. */
 export function bodyText(body: Uint8Array): string {
-  return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
+  return utf8Text(body)
 }
 
 /** Whether a content type is an event stream. */

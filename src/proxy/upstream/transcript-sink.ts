@@ -3,8 +3,6 @@
  * the turns were handed in, however many requests finish at once.
  * @module
  */
-import { appendFile, mkdir } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import type { ModelRequest, ModelResponse } from '../../llm/types.js'
 import { serializeTurn } from '../../llm/transcript.js'
 
@@ -53,6 +51,8 @@ export class TranscriptSink {
       to.write(line)
       return
     }
+    // Node's file modules load here, not at the top, so the proxy loads where there are none.
+    const [{ appendFile, mkdir }, { dirname }] = await Promise.all([import('node:fs/promises'), import('node:path')])
     if (!this.#folderReady) await mkdir(dirname(to), { recursive: true })
     this.#folderReady = true
     await appendFile(to, line, 'utf8')

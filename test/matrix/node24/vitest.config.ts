@@ -32,7 +32,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/matrix/**', 'test/types/**', 'test/jest/**', 'test/e2e/**', '**/node_modules/**'],
+    exclude: ['test/matrix/**', 'test/types/**', 'test/jest/**', 'test/e2e/**', 'test/browser/**', '**/node_modules/**'],
     pool: 'forks',
     testTimeout: 15_000,
   },

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# proxy.fetch in a real headless Chromium (Vitest browser mode, test/browser/). Uses the system's
+# Chromium (CHROMIUM_PATH, else /usr/bin/chromium, else `chromium` on PATH) and never downloads
+# a browser. Without one it says so and fails: a browser check that cannot run is not a pass.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+browser=${CHROMIUM_PATH:-}
+if [ -z "$browser" ]; then
+  if [ -x /usr/bin/chromium ]; then browser=/usr/bin/chromium
+  else browser=$(command -v chromium || command -v chromium-browser || true)
+  fi
+fi
+if [ -z "$browser" ] || [ ! -x "$browser" ]; then
+  echo "test:browser: no Chromium found (set CHROMIUM_PATH, or install one: apt-get install chromium)." >&2
+  echo "test:browser: the browser-mode tests did NOT run." >&2
+  exit 1
+fi
+# built-entry.test.ts loads dist/ as published: rebuild it when it is missing or older than the sources.
+if [ ! -f dist/in-process.js ] || [ -n "$(find src matchers tsup.config.ts -newer dist/in-process.js -print -quit)" ]; then
+  echo 'test:browser: building dist/ first (it is missing or older than src/)…'
+  npm run -s build -- --silent || exit 1
+fi
+CHROMIUM_PATH=$browser exec npx vitest run --config test/browser/vitest.config.ts "$@"

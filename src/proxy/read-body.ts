@@ -1,0 +1,51 @@
+/**
+ * Reading a request body with a size limit, from a `node:http` request or the in-process one.
+ * Kept apart from the server so the in-process path loads without `node:http`.
+ * @module
+ */
+import type { IncomingMessage } from 'node:http'
+import { concatBytes } from '../internal/bytes.js'
+
+/** The largest request body the proxy reads (32 MiB); larger ones are answered with 413. */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024
+
+/** What reading a request body gave. */
+export type BodyResult =
+  | { kind: 'ok'; body: Uint8Array }
+  | { kind: 'too-large' }
+  | { kind: 'aborted' }
+
+/**
+ * Reads the whole body, up to `limit` bytes. Past the limit it stops keeping bytes and answers
+ * `too-large` at once; the rest of the upload is drained and dropped, so the connection stays
+ * usable and the client reads the 413 instead of a reset.
+ */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume()
+    return Promise.resolve({ kind: 'too-large' })
+  }
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = []
+    let size = 0
+    const onData = (chunk: Uint8Array): void => {
+      size += chunk.length
+      if (size > limit) {
+        req.off('data', onData)
+        chunks.length = 0
+        req.resume()
+        resolve({ kind: 'too-large' })
+        return
+      }
+      chunks.push(chunk)
+    }
+    req.on('data', onData)
+    req.once('end', () => resolve({ kind: 'ok', body: concatBytes(chunks) }))
+    req.once('aborted', () => resolve({ kind: 'aborted' }))
+    req.once('error', () => resolve({ kind: 'aborted' }))
+    req.once('close', () => {
+      if (!req.complete) resolve({ kind: 'aborted' })
+    })
+  })
+}
