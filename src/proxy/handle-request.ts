@@ -110,7 +110,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const now = Math.floor(started / 1000)
   const method = (req.method ?? 'GET').toUpperCase()
   const path = pathOf(req.url)
-  const target = targetOf(path, req.url)
+  const target: RequestTarget = new LazyTarget(path, req.url)
 
   // Route; the answer's request id and headers take the format of the provider it speaks for.
   const agentApi = isAgentApiPath(path)
@@ -515,13 +515,15 @@ function takePending<T extends { remaining: number }>(pending: T[]): T | undefin
 }
 
 /** Where the request was sent; its query is parsed only if a dialect reads it (few routes have one). */
-function targetOf(path: string, url: string | undefined): RequestTarget {
-  let query: URLSearchParams | undefined
-  return {
-    path,
-    get query() {
-      return (query ??= queryOf(url))
-    },
+class LazyTarget implements RequestTarget {
+  #query: URLSearchParams | undefined
+  constructor(
+    readonly path: string,
+    readonly url: string | undefined,
+  ) {}
+
+  get query(): URLSearchParams {
+    return (this.#query ??= queryOf(this.url))
   }
 }
 
