@@ -9,6 +9,8 @@ type Algorithm = 'sha256' | 'sha512'
 
 interface NodeCrypto {
   createHash(algorithm: Algorithm): { update(text: string): { digest(): Uint8Array } }
+  /** The one-shot digest (Node 20.12+): the same bytes without a Hash object per call. */
+  hash?(algorithm: Algorithm, text: string, encoding: 'buffer'): Uint8Array
 }
 
 /** `node:crypto` where the platform has it, without a static import a browser bundle would fail on. */
@@ -23,6 +25,7 @@ export function sha256(text: string): Uint8Array {
 
 /** The SHA-512 digest of `text` (UTF-8). */
 export function sha512(text: string): Uint8Array {
+  if (nodeCrypto?.hash) return nodeCrypto.hash('sha512', text, 'buffer')
   return nodeCrypto ? nodeCrypto.createHash('sha512').update(text).digest() : sha2(SHA512, text)
 }
 

@@ -312,9 +312,14 @@ export async function* withFinish(events: AsyncIterable<StreamEvent>, model: str
     said.add(event)
     yield event
   }
+  yield finishOf(said, model)
+}
+
+/** The `finish` event of a stream that stopped without one, built from what it carried. */
+export function finishOf(said: Accumulated, model: string): StreamEvent {
   const content = said.content()
   const calls = content.some((part) => part.type === 'tool-call')
-  yield {
+  return {
     type: 'finish',
     response: { content, finishReason: calls ? 'tool-calls' : 'stop', usage: { inputTokens: 0, outputTokens: 0 }, model },
   }
@@ -324,7 +329,7 @@ export async function* withFinish(events: AsyncIterable<StreamEvent>, model: str
  * The content a stream has carried so far. Deltas are joined a thousand at a time, so a long
  * stream costs about its text, not a string node per delta.
  */
-class Accumulated {
+export class Accumulated {
   readonly #content: Part[] = []
   #pending: string[] = []
 

@@ -20,7 +20,6 @@ import {
   LLM_ERROR_PREFIX,
   asModelResponse,
   inputErrorBody,
-  withFinish,
   type EncodeContext,
   type ErrorAnswer,
   type ModelDialect,
@@ -39,7 +38,8 @@ import type { ResponseMemory } from './response-memory.js'
 import { readBody } from './read-body.js'
 import { utf8Length } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
-import { renameToolCallEvents, renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
+import { brainEvents } from './brain-events.js'
+import { renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
 import { INVALID_REQUEST, rejectionBody, validateRequest } from './validate/index.js'
 import { embed as deterministicVector } from '../wire/openai-embeddings.js'
 import { writeStream } from '../wire/framing.js'
@@ -110,7 +110,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const now = Math.floor(started / 1000)
   const method = (req.method ?? 'GET').toUpperCase()
   const path = pathOf(req.url)
-  const target: RequestTarget = { path, query: queryOf(req.url) }
+  const target: RequestTarget = new LazyTarget(path, req.url)
 
   // Route; the answer's request id and headers take the format of the provider it speaks for.
   const agentApi = isAgentApiPath(path)
@@ -356,58 +356,30 @@ async function answerStream(
   // send theirs with the first frame.
   const framing = dialect.framing?.(context) ?? 'sse'
   const options = { signal: leaving.signal, onAccepted: framing === 'sse' ? () => startSse(res, requestId) : undefined }
-  let events: AsyncIterator<StreamEvent>
+  let events: AsyncIterator<StreamEvent> | undefined
   let first: Promise<IteratorResult<StreamEvent>>
   try {
-    events = renameToolCallEvents(withFinish(brain.stream(context.request, options), context.request.model), handlers.rename)[Symbol.asyncIterator]()
+    events = brain.stream(context.request, options)[Symbol.asyncIterator]()
     first = events.next()
     await first
   } catch (error) {
-    // Once the headers are out, the error can only travel in the stream (recording rethrows it).
+    // Once the headers are out, the error can only travel in the stream (brainEvents rethrows it).
     if (!res.headersSent) return handlers.onBrainError(error)
     first = Promise.reject(error)
     first.catch(() => {})
   }
-  const frames = withStreamError(dialect, dialect.encodeStream(recording(first, events!, record), context), context)
-  await writeStream(res, requestId, frames, framing, {
+  const prepared = brainEvents(first, events, { model: context.request.model, rename: handlers.rename, record })
+  await writeStream(res, requestId, dialect.encodeStream(prepared, context), framing, {
     fault: answer.fault,
-    // Unreachable in practice: withStreamError turns failures into the dialect's own frames.
-    onError: (error, framesSent) => streamErrorFrames(dialect, error, framesSent, context)[0],
+    // A failure once the stream has started ends it with the frames the provider sends for one
+    // (Responses: `error` then `response.failed`).
+    onError: (error, framesSent) => streamErrorFrames(dialect, error, framesSent, context),
   })
-}
-
-/**
- * `frames`, ending with the frames the provider sends for a failure (Responses: `error` then
- * `response.failed`) when the brain or the encoder throws once the stream has started.
- */
-async function* withStreamError(dialect: ModelDialect, frames: AsyncIterable<SseFrame>, context: EncodeContext): AsyncGenerator<SseFrame> {
-  let sent = 0
-  try {
-    for await (const frame of frames) {
-      yield frame
-      sent++
-    }
-  } catch (error) {
-    yield* streamErrorFrames(dialect, error, sent, context)
-  }
 }
 
 function streamErrorFrames(dialect: ModelDialect, error: unknown, framesSent: number, context: EncodeContext): SseFrame[] {
   const frames = dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context)
   return Array.isArray(frames) ? frames : [frames]
-}
-
-/** The brain's events, first one included, noting the final response on the record. */
-async function* recording(first: Promise<IteratorResult<StreamEvent>>, rest: AsyncIterator<StreamEvent>, record: FakeRequest): AsyncGenerator<StreamEvent> {
-  try {
-    for (let step = await first; !step.done; step = await rest.next()) {
-      if (step.value.type === 'finish') record.response = asModelResponse(step.value.response)
-      yield step.value
-    }
-  } finally {
-    // The client left (or close() cut the socket): let the brain stop too.
-    await rest.return?.()
-  }
 }
 
 async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: FakeRequest): Promise<void> {
@@ -540,6 +512,19 @@ function takePending<T extends { remaining: number }>(pending: T[]): T | undefin
   if (!next) return undefined
   if (--next.remaining <= 0) pending.shift()
   return next
+}
+
+/** Where the request was sent; its query is parsed only if a dialect reads it (few routes have one). */
+class LazyTarget implements RequestTarget {
+  #query: URLSearchParams | undefined
+  constructor(
+    readonly path: string,
+    readonly url: string | undefined,
+  ) {}
+
+  get query(): URLSearchParams {
+    return (this.#query ??= queryOf(this.url))
+  }
 }
 
 function queryOf(url: string | undefined): URLSearchParams {

@@ -12,9 +12,14 @@ export function requestIdKind(style: ErrorStyle): WireIdKind {
   return style === 'anthropic' ? 'anthropic-request' : 'openai-request'
 }
 
+/** The last time {@link resetAt} formatted: requests come many a second, the text changes once. */
+let lastReset = { at: NaN, text: '' }
+
 /** An RFC 3339 time `seconds` after `now`, as Anthropic's reset headers give it. */
 function resetAt(now: number, seconds: number): string {
-  return new Date((now + seconds) * 1000).toISOString().replace(/\.\d+Z$/, 'Z')
+  const at = now + seconds
+  if (lastReset.at !== at) lastReset = { at, text: new Date(at * 1000).toISOString().replace(/\.\d+Z$/, 'Z') }
+  return lastReset.text
 }
 
 /**

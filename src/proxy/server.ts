@@ -45,7 +45,7 @@ export async function startServer(handler: RequestHandler, options: ServerOption
     const [request, response] = [req as unknown as IncomingMessage, res as unknown as ServerResponse]
     handler(request, response).catch((error: unknown) => answerCrash(request, response, error, errorBody))
   })
-  const front = createNetServer((socket) => {
+  const front = createNetServer({ noDelay: true }, (socket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
     routeByPreface(socket, server, http2)

@@ -61,23 +61,32 @@ export async function writeSse(
   res: ServerResponse,
   requestId: string,
   frames: AsyncIterable<SseFrame>,
-  options: { fault?: Fault; onError: (error: unknown, framesSent: number) => SseFrame },
+  options: { fault?: Fault; onError: (error: unknown, framesSent: number) => SseFrame[] },
 ): Promise<void> {
   startSse(res, requestId)
   const { fault } = options
   // Only a planned disconnect needs to know when the last frame reached the socket.
   const out = fault?.kind === 'disconnect' ? trackingWriter(res) : plainWriter(res)
   let sent = 0
+  const over = (): boolean => res.destroyed || (fault !== undefined && sent >= fault.afterChunks)
+  const stop = async (): Promise<void> => (res.destroyed ? undefined : breakStream(res, fault!, out))
+  /** Writes `frame`; `true` when the socket's buffer is full. */
+  const writeFrame = (frame: SseFrame): boolean => {
+    sent++
+    return out.write(formatFrame(frame))
+  }
   try {
     for await (const frame of frames) {
-      if (res.destroyed) return
-      if (fault && sent >= fault.afterChunks) return await breakStream(res, fault, out)
-      const full = out.write(formatFrame(frame))
-      sent++
-      if (full) await drainedOrClosed(res)
+      if (over()) return await stop()
+      if (writeFrame(frame)) await drainedOrClosed(res)
     }
   } catch (error) {
-    if (!res.destroyed) out.write(formatFrame(options.onError(error, sent)))
+    if (res.destroyed) return
+    // The error's frames count as frames: a planned fault can fall among them.
+    for (const frame of options.onError(error, sent)) {
+      if (over()) return await stop()
+      if (writeFrame(frame)) await drainedOrClosed(res)
+    }
   }
   if (fault && !res.destroyed) return await breakStream(res, fault, out)
   end(res)
@@ -108,11 +117,10 @@ function plainWriter(res: ServerResponse): Writer {
   return {
     write(text) {
       if (res.destroyed) return false
-      holdUntilTickEnds(res)
       // Frames made in the same tick leave as one chunk, as a server sending a body at once does.
-      const pending = held.get(res)! + text
-      held.set(res, pending)
-      if (pending.length < BATCH_CHARS) return false
+      const batch = holdUntilTickEnds(res)
+      batch.text += text
+      if (batch.text.length < BATCH_CHARS) return false
       release(res)
       return mustWait(res)
     },
@@ -136,31 +144,49 @@ function trackingWriter(res: ServerResponse): Writer {
 /** Frames held per response until the current tick ends (flushed at this size sooner). */
 const BATCH_CHARS = 16 * 1024
 /** Responses corked until the current tick ends, with the frames written meanwhile. */
-const held = new WeakMap<ServerResponse, string>()
+const held = new WeakMap<ServerResponse, { text: string }>()
 
 /**
  * Holds what is written to `res` until the current tick ends, so the headers and the events a
  * brain produces at once leave in one packet rather than one each.
  */
-function holdUntilTickEnds(res: ServerResponse): void {
-  if (held.has(res)) return
-  held.set(res, '')
-  res.cork()
+function holdUntilTickEnds(res: ServerResponse): { text: string } {
+  let batch = held.get(res)
+  if (batch) return batch
+  batch = { text: '' }
+  held.set(res, batch)
+  corkable(res).cork()
   nextTick(release, res)
+  return batch
 }
 
 function release(res: ServerResponse): void {
-  const pending = held.get(res)
-  if (pending === undefined) return
+  const batch = held.get(res)
+  if (batch === undefined) return
   held.delete(res)
-  if (pending !== '' && !res.destroyed) res.write(pending)
-  res.uncork()
+  if (batch.text !== '' && !res.destroyed) res.write(batch.text)
+  corkable(res).uncork()
 }
 
-/** Ends the answer, releasing a held batch first: Node 24 drops what is still corked when end() comes first. */
+/**
+ * What holding corks: an HTTP/1.1 answer's own socket, so end() (which uncorks its socket fully)
+ * sends what is held with the end of the body; Node 24 drops what a corked response (rather than
+ * its socket) still holds when end() comes. Other answers (HTTP/2, in process) cork themselves.
+ */
+function corkable(res: ServerResponse): { cork(): void; uncork(): void } {
+  const socket = res.socket
+  // An HTTP/2 answer (it has a `stream`) shares its session's socket; an in-process one has none.
+  return 'stream' in res || typeof socket?.cork !== 'function' ? res : socket
+}
+
+/**
+ * Ends the answer with the held batch as its last chunk, before the socket is uncorked, so the
+ * batch and the end of the body leave in one write.
+ */
 function end(res: ServerResponse): void {
-  release(res)
-  res.end()
+  const pending = held.get(res)?.text
+  held.delete(res)
+  res.end(pending && !res.destroyed ? pending : undefined)
 }
 
 /**

@@ -21,11 +21,9 @@ export function renameToolCalls(response: ModelResponse, rename: (id: string) =>
   }
 }
 
-/** `events` with the tool calls of each event, the final response's included, renamed. */
-export async function* renameToolCallEvents(events: AsyncIterable<StreamEvent>, rename: (id: string) => string): AsyncGenerator<StreamEvent> {
-  for await (const event of events) {
-    if (event.type === 'tool-call') yield { ...event, id: rename(event.id) }
-    else if (event.type === 'finish') yield { ...event, response: renameToolCalls(event.response, rename) }
-    else yield event
-  }
+/** `event` with its tool calls, the final response's included, renamed (a copy when it has any). */
+export function renameToolCallEvent(event: StreamEvent, rename: (id: string) => string): StreamEvent {
+  if (event.type === 'tool-call') return { ...event, id: rename(event.id) }
+  if (event.type === 'finish') return { ...event, response: renameToolCalls(event.response, rename) }
+  return event
 }

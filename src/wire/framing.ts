@@ -13,8 +13,8 @@ import { encodeEventMessage, encodeExceptionMessage } from './eventstream.js'
 /** What a stream writer needs beyond its frames. */
 export interface StreamOptions {
   fault?: Fault
-  /** The frame reporting an error thrown by the frames once the stream has started. */
-  onError: (error: unknown, framesSent: number) => SseFrame
+  /** The frames reporting an error thrown by the frames once the stream has started. */
+  onError: (error: unknown, framesSent: number) => SseFrame[]
 }
 
 /** The content type each non-SSE framing is sent with. */
@@ -41,15 +41,21 @@ export async function writeStream(
     if (!res.write(bytes)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone])
   }
   let sent = 0
+  const { fault } = options
+  const over = (): boolean => res.destroyed || (fault !== undefined && sent >= fault.afterChunks)
+  const stop = async (): Promise<void> => (res.destroyed ? undefined : breakStream(res, fault!, framing, gone))
   try {
     for await (const frame of frames) {
-      if (res.destroyed) return
-      if (options.fault && sent >= options.fault.afterChunks) return await breakStream(res, options.fault, framing, gone)
-      await write(encodeFrame(framing, frame, sent))
-      sent++
+      if (over()) return await stop()
+      await write(encodeFrame(framing, frame, sent++))
     }
   } catch (error) {
-    if (!res.destroyed) await write(encodeFrame(framing, options.onError(error, sent), sent++))
+    if (res.destroyed) return
+    // The error's frames count as frames: a planned fault can fall among them.
+    for (const frame of options.onError(error, sent)) {
+      if (over()) return await stop()
+      await write(encodeFrame(framing, frame, sent++))
+    }
   }
   if (options.fault && !res.destroyed) return await breakStream(res, options.fault, framing, gone)
   if (res.destroyed) return
