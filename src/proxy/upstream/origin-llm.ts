@@ -5,7 +5,7 @@
  * (`transcript.upstream` given as an origin) records from it.
  * @module
  */
-import { Agent, fetch as undiciFetch } from 'undici'
+import type { fetch as undiciFetch } from 'undici'
 import { PREFIX } from '../../internal/describe.js'
 import { streamResponse } from '../../llm/stream-events.js'
 import type { LLM, ModelRequest, ModelResponse, StreamEvent } from '../../llm/types.js'
@@ -72,6 +72,9 @@ export function originLLM(origin: string, api: OriginApi = 'openai'): LLM {
 
 async function askOrigin(url: string, api: OriginApi, request: ModelRequest): Promise<ModelResponse> {
   const { body, headers, decode, answer: expected } = APIS[api]
+  // Loaded on the first call, as record mode loads it (forward.ts): the proxy must load without
+  // undici where only proxy.fetch can run.
+  const { Agent, fetch: undiciFetch } = await import('undici')
   const agent = new Agent()
   try {
     let answer: Awaited<ReturnType<typeof undiciFetch>>
