@@ -114,6 +114,9 @@ step jest-node24 "${node24[@]}" node_modules/jest/bin/jest.js --detectOpenHandle
 count "$log/jest-node24.txt"
 step e2e npx vitest run --config test/e2e/vitest.config.ts
 count "$log/e2e.txt"
+# proxy.fetch in a real headless Chromium (Vitest browser mode); .ci/run installs Debian's chromium.
+step browser bash scripts/test-browser.sh
+count "$log/browser.txt"
 # Failure context in Vitest's HTML report, in headless Chromium (says so and passes without one).
 step html-report node scripts/check-html-report.mjs
 fi
