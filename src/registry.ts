@@ -56,6 +56,21 @@ export function unregisterDouble(double: RegisteredDouble): void {
 }
 
 /**
+ * Takes a server double that stopped listening out of the live set (not out of its test's
+ * scope): it has nothing new to reset until it starts again, and where files share a worker's
+ * registry (`isolate: false`), each file's closed servers would otherwise pile up and be reset
+ * after every later test. @internal
+ */
+export function releaseDouble(double: RegisteredDouble): void {
+  state().live.delete(double)
+}
+
+/** Puts a server double back into the live set when it starts listening (again). @internal */
+export function reviveDouble(double: RegisteredDouble): void {
+  state().live.add(double)
+}
+
+/**
  * Keeps a double live past the end of the test that made it: a file-scoped fixture's
  * `FakeProxy` is first used inside a test, yet must outlive it. It stays in the registry (reset
  * after each test, closed by `closeAll`) but is no longer dropped or disposed at test end. @internal

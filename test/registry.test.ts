@@ -33,3 +33,35 @@ test('closeAll() at a file end clears a scope a failed hook left open', async ()
   await endTestScope()
   expect(later.resets).toBe(1)
 })
+
+test('a server double leaves the live set when it stops listening and rejoins when it starts again', async () => {
+  const { FakeProxy, fakeMcpServer } = await import('../src/index.js')
+  const proxy = new FakeProxy()
+  const mcp = fakeMcpServer({ tools: { ping: { responses: 'pong' } } })
+  const neverStarted = new FakeProxy()
+  expect(liveDoubles()).toEqual(expect.arrayContaining([proxy, mcp, neverStarted]))
+
+  await proxy.start()
+  await mcp.start()
+  // What a setup entry does at the end of a file: with `isolate: false` the next file of the
+  // worker shares this registry, and must not reset (or hold) the last file's closed servers.
+  await closeAll()
+  expect(liveDoubles()).not.toContain(proxy)
+  expect(liveDoubles()).not.toContain(mcp)
+  // Served through proxy.fetch alone, it never listened: it is still reset after each test.
+  expect(liveDoubles()).toContain(neverStarted)
+
+  await proxy.start()
+  await mcp.start()
+  expect(liveDoubles()).toEqual(expect.arrayContaining([proxy, mcp]))
+  const answer = await fetch(`${proxy.url}/v1/models`)
+  expect(answer.status).toBe(200)
+  expect(proxy.requests).toHaveLength(1)
+  beginTestScope()
+  await endTestScope()
+  // Back in the live set, so the end of a test resets it again.
+  expect(proxy.requests).toHaveLength(0)
+  await proxy.close()
+  await mcp.close()
+  expect(liveDoubles()).not.toContain(proxy)
+})

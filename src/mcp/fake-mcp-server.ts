@@ -6,7 +6,7 @@
  */
 import { argumentError, checkOptions, is, PREFIX } from '../internal/describe.js'
 import { KIND, kindOf } from '../kinds.js'
-import { registerDouble } from '../registry.js'
+import { registerDouble, releaseDouble, reviveDouble } from '../registry.js'
 import { startMcpHttp, type RunningMcpServer } from './http-server.js'
 import { loadMcpSdk } from './sdk.js'
 import { McpState } from './state.js'
@@ -91,6 +91,7 @@ export class FakeMcpServer {
     } finally {
       this.#starting = false
     }
+    reviveDouble(this)
     return this
   }
 
@@ -103,6 +104,7 @@ export class FakeMcpServer {
   async close(): Promise<void> {
     const server = this.#server
     this.#server = undefined
+    if (server) releaseDouble(this)
     await server?.close()
   }
 

@@ -9,7 +9,7 @@ import { KIND, kindOf } from '../kinds.js'
 import type { LLM } from '../llm/types.js'
 import { checkProviderError, type ProviderErrorName, type ProviderErrorPlanOptions } from '../provider-errors.js'
 import { isRefusalCode, refusalCodes, type RefusalCode } from '../refusal-codes.js'
-import { registerDouble, unregisterDouble } from '../registry.js'
+import { registerDouble, releaseDouble, reviveDouble, unregisterDouble } from '../registry.js'
 import { AgentBook } from './agent-book.js'
 import { defaultBrain } from './default-brain.js'
 import type { ControlTarget } from './control-api.js'
@@ -324,6 +324,7 @@ export class FakeProxy {
     } finally {
       this.#starting = false
     }
+    reviveDouble(this)
     return this
   }
 
@@ -344,6 +345,7 @@ export class FakeProxy {
     }
     const server = this.#server
     this.#server = undefined
+    if (server) releaseDouble(this)
     // Every lane closes with its server: a late request to one is answered 404 by no one.
     for (const entry of [...this.#lanes.entries()]) this.#lanes.remove(entry.id)
     this.#inProcess?.close()
