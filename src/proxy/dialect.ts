@@ -118,7 +118,7 @@ export interface ModelDialect extends DialectBase {
   /** The format of tool-call ids this wire carries, for ids a double generated (kept as they are when absent). */
   readonly toolCallIds?: WireIdKind
   encodeJson(response: ModelResponse, context: EncodeContext): unknown
-  /** SSE frames for `events`, which always end with one `finish` (see {@link withFinish}). */
+  /** SSE frames for `events`, which always end with one `finish` (brain-events.ts sees to it). */
   encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncIterable<SseFrame>
   /**
    * The frame (or frames) that report an error after a stream has started, from frame number
@@ -296,23 +296,6 @@ export function record(value: unknown): Record<string, unknown> {
 /** A finite number, or `undefined`. */
 export function numberOr(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined
-}
-
-/**
- * `events`, guaranteed to end with exactly one `finish` event: a brain whose stream stops
- * without one gets a finish built from what it streamed, and events after a finish are dropped.
- */
-export async function* withFinish(events: AsyncIterable<StreamEvent>, model: string): AsyncGenerator<StreamEvent> {
-  const said = new Accumulated()
-  for await (const event of events) {
-    if (event.type === 'finish') {
-      yield event
-      return
-    }
-    said.add(event)
-    yield event
-  }
-  yield finishOf(said, model)
 }
 
 /** The `finish` event of a stream that stopped without one, built from what it carried. */

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import type { ModelResponse, StreamEvent } from '../../src/llm/types.js'
-import { splitArguments, withFinish, type EncodeContext, type ModelDialect } from '../../src/proxy/dialect.js'
+import { splitArguments, type EncodeContext, type ModelDialect } from '../../src/proxy/dialect.js'
+import { brainEvents } from '../../src/proxy/brain-events.js'
+import type { FakeRequest } from '../../src/proxy/types.js'
 import { anthropicMessages } from '../../src/wire/anthropic-messages.js'
 import { openaiChat } from '../../src/wire/openai-chat.js'
 import { openaiResponses } from '../../src/wire/openai-responses.js'
@@ -40,7 +42,9 @@ describe.each(replays)('$id round-trips through the neutral model', ({ dialect, 
       yield { type: 'text-delta', text: 'hi' }
     }
     const frames: string[] = []
-    for await (const frame of dialect.encodeStream(withFinish(forgetful(), 'm'), context({ stream_options: { include_usage: true } }))) frames.push(frame.data)
+    const events = forgetful()
+    const prepared = brainEvents(events.next(), events, { model: 'm', rename: (id) => id, record: {} as FakeRequest })
+    for await (const frame of dialect.encodeStream(prepared, context({ stream_options: { include_usage: true } }))) frames.push(frame.data)
     const last = frames.at(-1) ?? ''
     if (dialect.id === 'openai-chat') expect(last).toBe('[DONE]')
     if (dialect.id === 'anthropic-messages') expect(JSON.parse(last)).toEqual({ type: 'message_stop' })
