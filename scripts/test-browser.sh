@@ -17,7 +17,8 @@ if [ -z "$browser" ] || [ ! -x "$browser" ]; then
   exit 1
 fi
 # built-entry.test.ts loads dist/ as published: rebuild it when it is missing or older than the sources.
-if [ ! -f dist/in-process.js ] || [ -n "$(find src matchers tsup.config.ts -newer dist/in-process.js -print -quit)" ]; then
+source scripts/dist-current.sh
+if ! dist_is_current; then
   echo 'test:browser: building dist/ first (it is missing or older than src/)…'
   npm run -s build -- --silent || exit 1
 fi
