@@ -6,7 +6,7 @@
  */
 import { fn as viFn } from '@vitest/spy'
 import { ModuleMocker } from 'jest-mock'
-import { mockAgent, Envelope } from '../../src/index.js'
+import { mockAgent, Envelope } from 'agent-doubles'
 import type { BenchGroup } from '../run.js'
 
 const responses: Record<string, string> = { weather: 'sunny', '*': 'no data' }

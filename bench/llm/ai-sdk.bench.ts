@@ -4,7 +4,7 @@
  */
 import { generateText, streamText } from 'ai'
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test'
-import { scriptedLLM } from '../../src/index.js'
+import { scriptedLLM } from 'agent-doubles'
 import type { BenchGroup } from '../run.js'
 
 const usage = {

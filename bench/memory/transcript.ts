@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ScriptedLLM } from '../../src/index.js'
+import { ScriptedLLM } from 'agent-doubles'
 
 const turns = Number(process.argv[2] ?? 100_000)
 const gc = (globalThis as { gc?: () => void }).gc!

@@ -6,7 +6,7 @@
 import OpenAI from 'openai'
 import { MockAgent, fetch as undiciFetch } from 'undici'
 import { http, HttpResponse, getResponse } from 'msw'
-import { FakeProxy, scriptedLLM } from '../../src/index.js'
+import { FakeProxy, scriptedLLM } from 'agent-doubles'
 import type { BenchGroup } from '../run.js'
 import { bodies, replies } from './servers.js'
 

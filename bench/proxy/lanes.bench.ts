@@ -3,7 +3,7 @@
  * isolation on the server side, against `proxy.reset()` — what the first release did between
  * tests. The fixture's total overhead per test is in bench/fixtures/figures.ts.
  */
-import { FakeProxy } from '../../src/index.js'
+import { FakeProxy } from 'agent-doubles'
 import type { BenchGroup } from '../run.js'
 
 let proxy: FakeProxy

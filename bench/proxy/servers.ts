@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { LLMock } from '@copilotkit/aimock'
-import { FakeProxy, scriptedLLM } from '../../src/index.js'
+import { FakeProxy, scriptedLLM } from 'agent-doubles'
 
 /** 48 words of 4 characters: 48 text deltas, so a streamed answer is 50 events with its head and end. */
 export const longReply = Array.from({ length: 48 }, (_, i) => `w${String(i).padStart(2, '0')}`).join(' ')

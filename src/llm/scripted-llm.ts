@@ -10,7 +10,7 @@ import { argumentError, checkOptions, is } from '../internal/describe.js'
 import { deepCopy, isHandedOver } from './helpers.js'
 import { completeReply, isError } from './reply.js'
 import { compileScript, transcriptSource, type Cursor, type Script, type TurnSource } from './script.js'
-import { eachEvent, streamResponse, type Chunking, type Latency } from './stream-events.js'
+import { eachEvent, ImmediateStream, streamResponse, type Chunking, type Latency } from './stream-events.js'
 import { readTranscript } from './transcript.js'
 import { isUsage, type UsageOption } from './usage.js'
 import { toLanguageModel, type AiLanguageModel } from './language-model.js'
@@ -332,24 +332,37 @@ export class ScriptedLLM implements LLM {
     }
   }
 
-  async *#stream(req: ModelRequest, cursor: Cursor, options: StreamOptions = {}): AsyncGenerator<StreamEvent> {
+  #stream(req: ModelRequest, cursor: Cursor, options: StreamOptions = {}): AsyncIterableIterator<StreamEvent> {
+    const { chunking = 'words', latency } = this.#options
+    if (latency?.firstChunkMs || latency?.chunkMs) return this.#delayedStream(req, cursor, options)
+    // No delays: every event is known once the answer is, so the proxy can take them all at once.
+    const start = async (): Promise<Iterable<StreamEvent>> => {
+      const response = await this.#acceptedAnswer(req, cursor, options)
+      return eachEvent(response, chunking)
+    }
+    return new ImmediateStream(start, () => this.#release(), () => options.signal)
+  }
+
+  async *#delayedStream(req: ModelRequest, cursor: Cursor, options: StreamOptions): AsyncGenerator<StreamEvent> {
+    const response = await this.#acceptedAnswer(req, cursor, options)
+    try {
+      yield* streamResponse(response, this.#options.chunking ?? 'words', this.#options.latency, options.signal)
+    } finally {
+      this.#release()
+    }
+  }
+
+  /** Records the call, takes a slot and answers it; the caller releases the slot once the stream ends. */
+  async #acceptedAnswer(req: ModelRequest, cursor: Cursor, options: StreamOptions): Promise<ModelResponse> {
     const index = this.#record(req)
     await this.#acquire()
     try {
       const response = await this.#answer(req, cursor, index)
       options.onAccepted?.()
-      const { chunking = 'words', latency } = this.#options
-      if (latency?.firstChunkMs || latency?.chunkMs) {
-        yield* streamResponse(response, chunking, latency, options.signal)
-        return
-      }
-      // No delays: yield straight from the events, one generator fewer per event.
-      for (const event of eachEvent(response, chunking)) {
-        options.signal?.throwIfAborted()
-        yield event
-      }
-    } finally {
+      return response
+    } catch (error) {
       this.#release()
+      throw error
     }
   }
 

@@ -112,3 +112,85 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
+
+/**
+ * The key of an internal protocol between a brain and the proxy: a stream that has it hands
+ * over, once its answer is known, all of its events as a plain iterator, which the proxy encodes
+ * and writes with no `await` per event. A stream's consumer uses either it or the async iterator,
+ * not both. @internal
+ */
+export const eventsAtOnce = Symbol.for('agent-doubles.eventsAtOnce')
+
+/** A stream that may offer its events at once (see {@link eventsAtOnce}). @internal */
+export interface MaybeAtOnce {
+  [eventsAtOnce]?(): Promise<Iterator<StreamEvent, undefined>>
+}
+
+/**
+ * A stream without delays whose events are all known once `start` settles: an async iterator
+ * for any caller (checking `signal` before each event, as {@link streamResponse} does), and the
+ * {@link eventsAtOnce} protocol for the proxy. `start` runs on the first read, not before (and
+ * cleans up after itself when it fails); once it has succeeded, `done` runs once, when the events
+ * run out or the reader stops early.
+ * @internal
+ */
+export class ImmediateStream implements AsyncIterableIterator<StreamEvent>, MaybeAtOnce {
+  readonly #start: () => Promise<Iterable<StreamEvent>>
+  readonly #done: () => void
+  readonly #signal: () => AbortSignal | undefined
+  #events: Promise<Iterator<StreamEvent, undefined>> | undefined
+  #started = false
+  #finished = false
+
+  constructor(start: () => Promise<Iterable<StreamEvent>>, done: () => void, signal: () => AbortSignal | undefined) {
+    this.#start = start
+    this.#done = done
+    this.#signal = signal
+  }
+
+  [eventsAtOnce](): Promise<Iterator<StreamEvent, undefined>> {
+    this.#events ??= this.#begin()
+    return this.#events
+  }
+
+  async next(): Promise<IteratorResult<StreamEvent, undefined>> {
+    this.#signal()?.throwIfAborted()
+    const events = await this[eventsAtOnce]()
+    this.#signal()?.throwIfAborted()
+    return events.next()
+  }
+
+  async return(): Promise<IteratorResult<StreamEvent, undefined>> {
+    this.#finish()
+    return { done: true, value: undefined }
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  async #begin(): Promise<Iterator<StreamEvent, undefined>> {
+    const source = (await this.#start())[Symbol.iterator]()
+    this.#started = true
+    // The reader may have stopped while the answer was being made.
+    if (this.#finished) this.#done()
+    return {
+      next: () => {
+        const step = this.#finished ? undefined : source.next()
+        if (step && !step.done) return step
+        this.#finish()
+        return { done: true, value: undefined }
+      },
+      return: () => {
+        this.#finish()
+        return { done: true, value: undefined }
+      },
+    }
+  }
+
+  #finish(): void {
+    if (this.#finished) return
+    this.#finished = true
+    if (this.#started) this.#done()
+  }
+}

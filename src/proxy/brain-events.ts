@@ -1,16 +1,16 @@
 /**
- * A brain's stream as a dialect's encoder reads it, made in one pass: tool-call ids in the
+ * A brain's stream as a dialect's encoder takes it, made in one pass: tool-call ids in the
  * dialect's format, exactly one `finish` at the end, and the final response noted on the record.
- * One generator for all three, rather than one each, since every step of a generator costs
- * every event of every stream a few promises.
+ * A step per event rather than a generator, so a stream whose events are all known is encoded
+ * without a promise per event.
  * @module
  */
 import type { StreamEvent } from '../llm/types.js'
-import { Accumulated, asModelResponse, finishOf } from './dialect.js'
+import { Accumulated, asModelResponse, finishOf, type StreamEncoder } from './dialect.js'
 import { renameToolCallEvent } from './tool-call-ids.js'
 import type { FakeRequest } from './types.js'
 
-/** What {@link brainEvents} does to the events besides passing them on. */
+/** What {@link BrainEvents} does to the events besides passing them on. */
 export interface BrainEventsOptions {
   /** The requested model, for a finish the brain did not send. */
   model: string
@@ -20,35 +20,39 @@ export interface BrainEventsOptions {
   record: FakeRequest
 }
 
-/**
- * The events of a brain's stream whose first step is `first` and the rest `rest`: renamed, cut
- * after the first `finish` (or ended with one built from what was streamed), the final response
- * noted on `options.record`. Ending early (the client left) ends `rest` too, so the brain stops.
- */
-export async function* brainEvents(
-  first: Promise<IteratorResult<StreamEvent>>,
-  rest: AsyncIterator<StreamEvent> | undefined,
-  options: BrainEventsOptions,
-): AsyncGenerator<StreamEvent> {
-  const { rename, record } = options
-  const said = new Accumulated()
-  const finished = (finish: StreamEvent): StreamEvent => {
-    const renamed = renameToolCallEvent(finish, rename)
-    if (renamed.type === 'finish') record.response = asModelResponse(renamed.response)
-    return renamed
+/** Passes a brain's events to `encode`, renamed, cut after the first `finish`. */
+export class BrainEvents {
+  readonly #encode: StreamEncoder
+  readonly #options: BrainEventsOptions
+  readonly #said = new Accumulated()
+  #finished = false
+
+  constructor(encode: StreamEncoder, options: BrainEventsOptions) {
+    this.#encode = encode
+    this.#options = options
   }
-  try {
-    for (let step = await first; !step.done; step = await rest!.next()) {
-      const event = step.value
-      if (event.type === 'finish') {
-        yield finished(event)
-        return
-      }
-      said.add(event)
-      yield renameToolCallEvent(event, rename)
+
+  /** Passes `event` on; `false` once the stream is over (a `finish` passed), when the brain need not be read further. */
+  pass(event: StreamEvent): boolean {
+    if (this.#finished) return false
+    if (event.type === 'finish') {
+      this.#finish(event)
+      return false
     }
-    yield finished(finishOf(said, options.model))
-  } finally {
-    await rest?.return?.()
+    this.#said.add(event)
+    this.#encode(renameToolCallEvent(event, this.#options.rename))
+    return true
+  }
+
+  /** Ends a stream whose brain stopped without a `finish`, with one built from what was streamed. */
+  end(): void {
+    if (!this.#finished) this.#finish(finishOf(this.#said, this.#options.model))
+  }
+
+  #finish(finish: StreamEvent): void {
+    this.#finished = true
+    const renamed = renameToolCallEvent(finish, this.#options.rename)
+    if (renamed.type === 'finish') this.#options.record.response = asModelResponse(renamed.response)
+    this.#encode(renamed)
   }
 }

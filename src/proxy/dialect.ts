@@ -16,6 +16,12 @@ export interface SseFrame {
   data: string
 }
 
+/** Takes each frame of a streamed answer as its encoder makes it. */
+export type EmitFrame = (frame: SseFrame) => void
+
+/** Takes the events of a stream in order and emits their frames (see {@link ModelDialect.encodeStream}). */
+export type StreamEncoder = (event: StreamEvent) => void
+
 /**
  * Where a request was sent. Routes that carry parameters in the path or query (Gemini's model
  * and `alt=sse`, Azure's deployment, Bedrock's model id) are read from here.
@@ -118,8 +124,13 @@ export interface ModelDialect extends DialectBase {
   /** The format of tool-call ids this wire carries, for ids a double generated (kept as they are when absent). */
   readonly toolCallIds?: WireIdKind
   encodeJson(response: ModelResponse, context: EncodeContext): unknown
-  /** SSE frames for `events`, which always end with one `finish` (brain-events.ts sees to it). */
-  encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncIterable<SseFrame>
+  /**
+   * Starts a streamed answer: its opening frames go to `emit` at once; the encoder it returns
+   * takes the events one by one — always ending with one `finish` (brain-events.ts sees to it) —
+   * and emits their frames. Pushed rather than pulled through async generators, so a brain whose
+   * events are all known goes to the wire without an `await` per event.
+   */
+  encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder
   /**
    * The frame (or frames) that report an error after a stream has started, from frame number
    * `framesSent` on (Responses numbers its events), as the provider sends them.

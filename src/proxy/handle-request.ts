@@ -5,7 +5,8 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { LLM, ModelRequest, StreamEvent } from '../llm/types.js'
+import type { LLM, ModelRequest, StreamEvent, StreamOptions } from '../llm/types.js'
+import { eventsAtOnce, type MaybeAtOnce } from '../llm/stream-events.js'
 import { isProviderError, type ProviderErrorName } from '../provider-errors.js'
 import { handOver } from '../llm/helpers.js'
 import { isProxyError } from '../proxy-error.js'
@@ -38,11 +39,11 @@ import type { ResponseMemory } from './response-memory.js'
 import { readBody } from './read-body.js'
 import { utf8Length } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
-import { brainEvents } from './brain-events.js'
+import { BrainEvents } from './brain-events.js'
 import { renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
 import { INVALID_REQUEST, rejectionBody, validateRequest } from './validate/index.js'
 import { embed as deterministicVector } from '../wire/openai-embeddings.js'
-import { writeStream } from '../wire/framing.js'
+import { openStream, type StreamOutput } from '../wire/framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from './wire-ids.js'
 
@@ -345,36 +346,93 @@ async function answerStream(
   record: FakeRequest,
   handlers: { rename: (id: string) => string; onBrainError: (error: unknown) => void | Promise<void> },
 ): Promise<void> {
-  // Pull the first event before answering, so an error at the start (a refusal from a
-  // ScriptedLLM, say) is a proper HTTP status the clients read and retry, not a broken stream.
-  // A brain that accepts the call before a wait (latency) has the headers sent at that point.
   const { res, requestId } = answer
-  const leaving = new AbortController()
-  // Only a connection lost before the answer ended is a client leaving (an abort is not cheap).
-  res.once('close', () => res.writableEnded || leaving.abort())
+  let leaving: AbortController | undefined
+  // Only a connection lost before the answer ended is a client leaving.
+  res.once('close', () => res.writableEnded || leaving?.abort())
   // SSE headers go out when the brain accepts the call, before any latency wait; other framings
   // send theirs with the first frame.
   const framing = dialect.framing?.(context) ?? 'sse'
-  const options = { signal: leaving.signal, onAccepted: framing === 'sse' ? () => startSse(res, requestId) : undefined }
-  let events: AsyncIterator<StreamEvent> | undefined
+  const options: StreamOptions = {
+    // Made only for a brain that reads it (one that waits): on Node 20 an AbortController costs
+    // a stream as much as a dozen of its events.
+    get signal() {
+      if (!leaving) {
+        leaving = new AbortController()
+        if (res.destroyed && !res.writableEnded) leaving.abort()
+      }
+      return leaving.signal
+    },
+    onAccepted: framing === 'sse' ? () => startSse(res, requestId) : undefined,
+  }
+  // Pull the first event before answering, so an error at the start (a refusal from a
+  // ScriptedLLM, say) is a proper HTTP status the clients read and retry, not a broken stream.
+  // A brain that accepts the call before a wait (latency) has the headers sent at that point.
+  let source: EventSource | undefined
   let first: Promise<IteratorResult<StreamEvent>>
   try {
-    events = brain.stream(context.request, options)[Symbol.asyncIterator]()
-    first = events.next()
-    await first
+    source = await eventSource(brain.stream(context.request, options))
+    first = Promise.resolve(source.first)
   } catch (error) {
-    // Once the headers are out, the error can only travel in the stream (brainEvents rethrows it).
+    // Once the headers are out, the error can only travel in the stream.
     if (!res.headersSent) return handlers.onBrainError(error)
     first = Promise.reject(error)
     first.catch(() => {})
   }
-  const prepared = brainEvents(first, events, { model: context.request.model, rename: handlers.rename, record })
-  await writeStream(res, requestId, dialect.encodeStream(prepared, context), framing, {
+  const output = openStream(res, requestId, framing, {
     fault: answer.fault,
     // A failure once the stream has started ends it with the frames the provider sends for one
     // (Responses: `error` then `response.failed`).
     onError: (error, framesSent) => streamErrorFrames(dialect, error, framesSent, context),
   })
+  const events = new BrainEvents(dialect.encodeStream(context, output.emit), { model: context.request.model, rename: handlers.rename, record })
+  await pump(first, source, events, output)
+}
+
+/** A brain's stream with its first event read. */
+interface EventSource {
+  first: IteratorResult<StreamEvent>
+  /** The next event, read at once: present when the brain handed over all its events. */
+  nextNow?(): IteratorResult<StreamEvent>
+  next(): Promise<IteratorResult<StreamEvent>>
+  /** Tells the brain no more events will be read. */
+  stop(): unknown
+}
+
+async function eventSource(stream: AsyncIterable<StreamEvent> & MaybeAtOnce): Promise<EventSource> {
+  if (stream[eventsAtOnce]) {
+    const events = await stream[eventsAtOnce]()
+    const nextNow = (): IteratorResult<StreamEvent> => events.next()
+    return { first: nextNow(), nextNow, next: async () => nextNow(), stop: () => events.return?.() }
+  }
+  const events = stream[Symbol.asyncIterator]()
+  return { first: await events.next(), next: () => events.next(), stop: () => events.return?.() }
+}
+
+/**
+ * Feeds the brain's events to the encoder until the stream is over, the client left or a planned
+ * fault cut it, waiting for room in the socket as it goes; then ends the answer. Events a brain
+ * has at once pass without an `await` each. Stopping early stops the brain too.
+ */
+async function pump(first: Promise<IteratorResult<StreamEvent>>, source: EventSource | undefined, events: BrainEvents, output: StreamOutput): Promise<void> {
+  try {
+    for (let step = await first; ; ) {
+      if (step.done) {
+        events.end()
+        break
+      }
+      if (!events.pass(step.value) || output.stopped()) break
+      const room = output.room()
+      if (room) await room
+      if (output.stopped()) break
+      step = source!.nextNow ? source!.nextNow() : await source!.next()
+    }
+  } catch (error) {
+    await source?.stop()
+    return output.fail(error)
+  }
+  await source?.stop()
+  return output.end()
 }
 
 function streamErrorFrames(dialect: ModelDialect, error: unknown, framesSent: number, context: EncodeContext): SseFrame[] {

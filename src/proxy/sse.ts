@@ -1,6 +1,6 @@
 /**
- * Server-sent events on the wire: framing, and writing a stream of frames to a response with
- * back-pressure, stopping at once when the client (or `close()`) ends the connection.
+ * Server-sent events on the wire: framing, and the body of an SSE answer — frames batched per
+ * tick, back-pressure, and the planned faults.
  * @module
  */
 import type { ServerResponse } from 'node:http'
@@ -47,52 +47,37 @@ export function startSse(res: ServerResponse, requestId: string): void {
   res.flushHeaders()
 }
 
+/** Where a stream's frames go, in one framing (see `openStream` in wire/framing.ts). */
+export interface FramedBody {
+  /** Writes frame number `index`; `true` when the socket's buffer is full. */
+  write(frame: SseFrame, index: number): boolean
+  /** Settles when the socket can take more, or the client is gone. */
+  drained(): Promise<void>
+  /** Breaks the stream as `fault` plans, once its frames are out. */
+  break(fault: Fault): Promise<void>
+  /** Ends the answer after `frames` frames. */
+  end(frames: number): void
+}
+
 /**
- * Writes `frames` as an SSE answer (sending the headers first unless {@link startSse} did).
- * With a `fault`, the stream breaks after `fault.afterChunks` frames: the socket is cut
- * (`disconnect`), a frame of broken JSON ends it (`malformed`), or it stops sending and waits
- * for the connection to close (`stall`). `onError` renders a frame for an error thrown by the
- * frames themselves once the stream has started.
- *
- * Per frame it only writes: no promise or listener is made unless the socket's buffer is full,
- * so memory stays flat however many events a stream has.
+ * An SSE answer's body, sending the headers first unless {@link startSse} did. Per frame it only
+ * writes: no promise or listener is made unless the socket's buffer is full, so memory stays
+ * flat however many events a stream has.
  */
-export async function writeSse(
-  res: ServerResponse,
-  requestId: string,
-  frames: AsyncIterable<SseFrame>,
-  options: { fault?: Fault; onError: (error: unknown, framesSent: number) => SseFrame[] },
-): Promise<void> {
+export function sseBody(res: ServerResponse, requestId: string, fault: Fault | undefined): FramedBody {
   startSse(res, requestId)
-  const { fault } = options
   // Only a planned disconnect needs to know when the last frame reached the socket.
   const out = fault?.kind === 'disconnect' ? trackingWriter(res) : plainWriter(res)
-  let sent = 0
-  const over = (): boolean => res.destroyed || (fault !== undefined && sent >= fault.afterChunks)
-  const stop = async (): Promise<void> => (res.destroyed ? undefined : breakStream(res, fault!, out))
-  /** Writes `frame`; `true` when the socket's buffer is full. */
-  const writeFrame = (frame: SseFrame): boolean => {
-    sent++
-    return out.write(formatFrame(frame))
+  return {
+    write: (frame) => out.write(formatFrame(frame)),
+    drained: () => drainedOrClosed(res),
+    break: (planned) => breakStream(res, planned, out),
+    end: () => end(res),
   }
-  try {
-    for await (const frame of frames) {
-      if (over()) return await stop()
-      if (writeFrame(frame)) await drainedOrClosed(res)
-    }
-  } catch (error) {
-    if (res.destroyed) return
-    // The error's frames count as frames: a planned fault can fall among them.
-    for (const frame of options.onError(error, sent)) {
-      if (over()) return await stop()
-      if (writeFrame(frame)) await drainedOrClosed(res)
-    }
-  }
-  if (fault && !res.destroyed) return await breakStream(res, fault, out)
-  end(res)
 }
 
 async function breakStream(res: ServerResponse, fault: Fault, out: Writer): Promise<void> {
+  if (res.destroyed) return
   if (fault.kind === 'disconnect') {
     // Let what was sent reach the client first, so it sees exactly `afterChunks` events.
     await out.flushed()

@@ -3,7 +3,7 @@
  * @module
  */
 import { estimateInputTokens } from '../llm/usage.js'
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition } from '../llm/types.js'
 import {
   appendPart,
   argumentsJson,
@@ -19,7 +19,9 @@ import {
   toolNameFor,
   type EncodeContext,
   type ModelDialect,
+  type EmitFrame,
   type SseFrame,
+  type StreamEncoder,
 } from '../proxy/dialect.js'
 import { wireId } from '../proxy/wire-ids.js'
 
@@ -194,14 +196,14 @@ function toolInput(args: unknown): unknown {
   return parsed !== null && typeof parsed === 'object' ? parsed : {}
 }
 
-async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
+function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const frame = (data: Record<string, unknown>): SseFrame => ({ event: String(data.type), data: JSON.stringify(data) })
   const jsonTool = forcedJsonTool(context.json) !== undefined
   let index = -1
   let open: 'text' | 'thinking' | undefined
   let jsonText = ''
 
-  yield frame({
+  emit(frame({
     type: 'message_start',
     message: {
       id: wireId('anthropic-message', context.id),
@@ -215,58 +217,58 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
       // ScriptedLLM reports by default), so clients reading usage here see a real number.
       usage: usageOf(estimateInputTokens(context.request), 0),
     },
-  })
-  const close = function* (): Generator<SseFrame> {
-    if (open === 'thinking') yield frame({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'agent-doubles' } })
-    if (open) yield frame({ type: 'content_block_stop', index })
+  }))
+  const close = (): void => {
+    if (open === 'thinking') emit(frame({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'agent-doubles' } }))
+    if (open) emit(frame({ type: 'content_block_stop', index }))
     open = undefined
   }
   let sentToolBlock = false
-  const toolBlock = function* (id: string, name: string, args: unknown): Generator<SseFrame> {
+  const toolBlock = (id: string, name: string, args: unknown): void => {
     sentToolBlock = true
-    yield* close()
+    close()
     index++
-    yield frame({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } })
+    emit(frame({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } }))
     for (const fragment of ['', ...splitArguments(argumentsJson(toolInput(args)))]) {
-      yield frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } })
+      emit(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } }))
     }
-    yield frame({ type: 'content_block_stop', index })
+    emit(frame({ type: 'content_block_stop', index }))
   }
 
-  for await (const event of events) {
+  return (event) => {
     if (event.type === 'text-delta' && jsonTool) {
       jsonText += event.text
     } else if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
       const kind = event.type === 'text-delta' ? 'text' : 'thinking'
       if (open !== kind) {
-        yield* close()
+        close()
         index++
         open = kind
         const block = kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' }
-        yield frame({ type: 'content_block_start', index, content_block: block })
-        if (index === 0) yield frame({ type: 'ping' })
+        emit(frame({ type: 'content_block_start', index, content_block: block }))
+        if (index === 0) emit(frame({ type: 'ping' }))
       }
       // The hot path: spliced, not built and serialised as an object per delta.
       const delta = kind === 'text' ? `{"type":"text_delta","text":${JSON.stringify(event.text)}}` : `{"type":"thinking_delta","thinking":${JSON.stringify(event.text)}}`
-      yield { event: 'content_block_delta', data: `{"type":"content_block_delta","index":${index},"delta":${delta}}` }
+      emit({ event: 'content_block_delta', data: `{"type":"content_block_delta","index":${index},"delta":${delta}}` })
     } else if (event.type === 'tool-call') {
-      yield* toolBlock(event.id, event.name, event.args)
+      toolBlock(event.id, event.name, event.args)
     } else if (event.type === 'finish') {
-      yield* close()
+      close()
       let reason = event.response.finishReason
       // Structured output through the forced tool: the text becomes its input, whatever
       // reasoning blocks came before.
       if (jsonTool && !sentToolBlock) {
-        yield* toolBlock(jsonToolId(context), JSON_TOOL, parseArguments(jsonText))
+        toolBlock(jsonToolId(context), JSON_TOOL, parseArguments(jsonText))
         reason = 'tool-calls'
       }
       const { inputTokens, outputTokens } = event.response.usage
-      yield frame({
+      emit(frame({
         type: 'message_delta',
         delta: { stop_reason: stopReasons[reason] ?? 'end_turn', stop_sequence: null },
         usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens },
-      })
-      yield frame({ type: 'message_stop' })
+      }))
+      emit(frame({ type: 'message_stop' }))
     }
   }
 }

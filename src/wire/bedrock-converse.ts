@@ -5,7 +5,7 @@
  * their type in `x-amzn-errortype` and `{ message }` in the body, as the AWS SDK reads them.
  * @module
  */
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice } from '../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, ToolChoice } from '../llm/types.js'
 import {
   BadRequest,
   argumentsJson,
@@ -19,7 +19,9 @@ import {
   type ErrorAnswer,
   type ModelDialect,
   type RequestTarget,
+  type EmitFrame,
   type SseFrame,
+  type StreamEncoder,
 } from '../proxy/dialect.js'
 import { decodeSegment } from './params.js'
 
@@ -193,49 +195,49 @@ function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
   }
 }
 
-async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
+function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const frame = (event: string, data: Record<string, unknown>): SseFrame => ({ event, data: JSON.stringify(data) })
   const jsonTool = forcedJsonTool(context.json) !== undefined
   let index = -1
   let open: 'text' | 'reasoning' | undefined
   let jsonText = ''
   let sentTool = false
-  const close = function* (): Generator<SseFrame> {
-    if (open === 'reasoning') yield frame('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { signature: 'agent-doubles' } } })
-    if (open) yield frame('contentBlockStop', { contentBlockIndex: index })
+  const close = (): void => {
+    if (open === 'reasoning') emit(frame('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { signature: 'agent-doubles' } } }))
+    if (open) emit(frame('contentBlockStop', { contentBlockIndex: index }))
     open = undefined
   }
-  const toolBlock = function* (id: string, name: string, args: unknown): Generator<SseFrame> {
+  const toolBlock = (id: string, name: string, args: unknown): void => {
     sentTool = true
-    yield* close()
+    close()
     index++
-    yield frame('contentBlockStart', { contentBlockIndex: index, start: { toolUse: { toolUseId: id, name } } })
-    for (const input of splitArguments(argumentsJson(toolInput(args)))) yield frame('contentBlockDelta', { contentBlockIndex: index, delta: { toolUse: { input } } })
-    yield frame('contentBlockStop', { contentBlockIndex: index })
+    emit(frame('contentBlockStart', { contentBlockIndex: index, start: { toolUse: { toolUseId: id, name } } }))
+    for (const input of splitArguments(argumentsJson(toolInput(args)))) emit(frame('contentBlockDelta', { contentBlockIndex: index, delta: { toolUse: { input } } }))
+    emit(frame('contentBlockStop', { contentBlockIndex: index }))
   }
-  yield frame('messageStart', { role: 'assistant' })
-  for await (const event of events) {
+  emit(frame('messageStart', { role: 'assistant' }))
+  return (event) => {
     if (event.type === 'text-delta' && jsonTool) jsonText += event.text
     else if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
       const kind = event.type === 'text-delta' ? 'text' : 'reasoning'
       if (open !== kind) {
-        yield* close()
+        close()
         index++
         open = kind
       }
       const delta = kind === 'text' ? { text: event.text } : { reasoningContent: { text: event.text } }
-      yield frame('contentBlockDelta', { contentBlockIndex: index, delta })
+      emit(frame('contentBlockDelta', { contentBlockIndex: index, delta }))
     } else if (event.type === 'tool-call') {
-      yield* toolBlock(event.id, event.name, event.args)
+      toolBlock(event.id, event.name, event.args)
     } else if (event.type === 'finish') {
-      yield* close()
+      close()
       let reason = event.response.finishReason
       if (jsonTool && !sentTool) {
-        yield* toolBlock('tooluse_json', JSON_TOOL, parseArguments(jsonText))
+        toolBlock('tooluse_json', JSON_TOOL, parseArguments(jsonText))
         reason = 'tool-calls'
       }
-      yield frame('messageStop', { stopReason: stopReasons[reason] ?? 'end_turn' })
-      yield frame('metadata', { usage: usage(event.response), metrics: { latencyMs: 1 } })
+      emit(frame('messageStop', { stopReason: stopReasons[reason] ?? 'end_turn' }))
+      emit(frame('metadata', { usage: usage(event.response), metrics: { latencyMs: 1 } }))
     }
   }
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { toBase64, utf8Bytes } from '../internal/bytes.js'
-import { BadRequest, type ModelDialect, type SseFrame } from '../proxy/dialect.js'
+import { BadRequest, type ModelDialect } from '../proxy/dialect.js'
 import { anthropicMessages } from './anthropic-messages.js'
 import { bedrockErrorAnswer, bedrockStreamError, bedrockTarget } from './bedrock-converse.js'
 
@@ -27,11 +27,8 @@ export const bedrockInvoke: ModelDialect = {
     return { ...anthropicMessages.decode({ ...json, model: modelId }), model: modelId, stream: operation === 'invoke-with-response-stream' }
   },
   encodeJson: (response, context) => anthropicMessages.encodeJson(response, context),
-  encodeStream: async function* (events, context): AsyncGenerator<SseFrame> {
-    for await (const frame of anthropicMessages.encodeStream(events, context)) {
-      yield { event: 'chunk', data: JSON.stringify({ bytes: toBase64(utf8Bytes(frame.data)) }) }
-    }
-  },
+  encodeStream: (context, emit) =>
+    anthropicMessages.encodeStream(context, (frame) => emit({ event: 'chunk', data: JSON.stringify({ bytes: toBase64(utf8Bytes(frame.data)) }) })),
   framing: () => 'eventstream',
   streamError: (message) => [bedrockStreamError(message)],
 }

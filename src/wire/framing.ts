@@ -5,9 +5,9 @@
  * @module
  */
 import type { ServerResponse } from 'node:http'
-import type { SseFrame, StreamFraming } from '../proxy/dialect.js'
+import type { EmitFrame, SseFrame, StreamFraming } from '../proxy/dialect.js'
 import type { Fault } from '../proxy/faults.js'
-import { closed, writeSse } from '../proxy/sse.js'
+import { closed, sseBody, type FramedBody } from '../proxy/sse.js'
 import { encodeEventMessage, encodeExceptionMessage } from './eventstream.js'
 
 /** What a stream writer needs beyond its frames. */
@@ -24,42 +24,69 @@ const contentTypes: Readonly<Record<Exclude<StreamFraming, 'sse'>, string>> = {
   eventstream: 'application/vnd.amazon.eventstream',
 }
 
-/** Writes `frames` as a streamed answer in `framing`. */
-export async function writeStream(
-  res: ServerResponse,
-  requestId: string,
-  frames: AsyncIterable<SseFrame>,
-  framing: StreamFraming,
-  options: StreamOptions,
-): Promise<void> {
-  if (framing === 'sse') return writeSse(res, requestId, frames, options)
+/** A streamed answer being written: the frames go in through {@link emit}, then {@link end} or {@link fail}. */
+export interface StreamOutput {
+  /** Writes one frame (an encoder's `emit`); ignored once {@link stopped}. */
+  readonly emit: EmitFrame
+  /** Whether nothing more will be written: the client left, or a planned fault's frames are out. */
+  stopped(): boolean
+  /** A promise to wait on before making more frames when the socket's buffer is full; else `undefined`. */
+  room(): Promise<void> | undefined
+  /** Ends the answer with the frames reporting `error`, a failure once the stream has started. */
+  fail(error: unknown): Promise<void>
+  /** Ends the answer: the planned fault if any, else the end of the body. */
+  end(): Promise<void>
+}
+
+/**
+ * Starts a streamed answer in `framing` (headers now): every framing gets the same
+ * back-pressure, early leave and planned faults. A fault cuts the stream after
+ * `fault.afterChunks` frames, error frames included.
+ */
+export function openStream(res: ServerResponse, requestId: string, framing: StreamFraming, options: StreamOptions): StreamOutput {
+  const { fault } = options
+  const body = framing === 'sse' ? sseBody(res, requestId, fault) : framedBody(res, requestId, framing)
+  let sent = 0
+  let full = false
+  const stopped = (): boolean => res.destroyed || (fault !== undefined && sent >= fault.afterChunks)
+  const emit = (frame: SseFrame): void => {
+    if (stopped()) return
+    full = body.write(frame, sent++)
+  }
+  const end = async (): Promise<void> => {
+    if (res.destroyed) return
+    if (fault) return body.break(fault)
+    body.end(sent)
+  }
+  return {
+    emit,
+    stopped,
+    room() {
+      if (!full || res.destroyed) return undefined
+      full = false
+      return body.drained()
+    },
+    fail(error) {
+      if (res.destroyed) return Promise.resolve()
+      // The error's frames count as frames: a planned fault can fall among them.
+      for (const frame of options.onError(error, sent)) emit(frame)
+      return end()
+    },
+    end,
+  }
+}
+
+/** The body of an NDJSON, JSON-array or event-stream answer: a write per frame. */
+function framedBody(res: ServerResponse, requestId: string, framing: Exclude<StreamFraming, 'sse'>): FramedBody {
   const gone = closed(res)
   res.writeHead(200, { 'content-type': contentTypes[framing], 'x-request-id': requestId, 'request-id': requestId, 'x-amzn-requestid': requestId })
   res.flushHeaders()
-  const write = async (bytes: string | Uint8Array): Promise<void> => {
-    if (res.destroyed) return
-    if (!res.write(bytes)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone])
+  return {
+    write: (frame, index) => !res.write(encodeFrame(framing, frame, index)),
+    drained: () => Promise.race([new Promise<void>((resolve) => res.once('drain', resolve)), gone]),
+    break: (fault) => breakStream(res, fault, framing, gone),
+    end: (frames) => res.end(framing === 'json-array' ? (frames === 0 ? '[]' : ']') : undefined),
   }
-  let sent = 0
-  const { fault } = options
-  const over = (): boolean => res.destroyed || (fault !== undefined && sent >= fault.afterChunks)
-  const stop = async (): Promise<void> => (res.destroyed ? undefined : breakStream(res, fault!, framing, gone))
-  try {
-    for await (const frame of frames) {
-      if (over()) return await stop()
-      await write(encodeFrame(framing, frame, sent++))
-    }
-  } catch (error) {
-    if (res.destroyed) return
-    // The error's frames count as frames: a planned fault can fall among them.
-    for (const frame of options.onError(error, sent)) {
-      if (over()) return await stop()
-      await write(encodeFrame(framing, frame, sent++))
-    }
-  }
-  if (options.fault && !res.destroyed) return await breakStream(res, options.fault, framing, gone)
-  if (res.destroyed) return
-  res.end(framing === 'json-array' ? (sent === 0 ? '[]' : ']') : undefined)
 }
 
 /** One frame's bytes; `index` is its position (the JSON array's separators depend on it). */

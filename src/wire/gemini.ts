@@ -7,7 +7,7 @@
  * @module
  */
 import { estimateInputTokens, estimateTokens } from '../llm/usage.js'
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition } from '../llm/types.js'
 import {
   BadRequest,
   argumentsJson,
@@ -18,7 +18,9 @@ import {
   type ErrorAnswer,
   type ModelDialect,
   type RequestTarget,
+  type EmitFrame,
   type SseFrame,
+  type StreamEncoder,
   type StreamFraming,
 } from '../proxy/dialect.js'
 import { decodeSegment, requestedDimensions } from './params.js'
@@ -303,12 +305,12 @@ function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
  * its arguments as one object), each with the usage so far; then, as recorded traffic shows, a
  * last chunk of empty text carrying the finish reason and the full usage.
  */
-async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
+function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const frame = (chunk: unknown): SseFrame => ({ data: JSON.stringify(chunk) })
   let streamed = ''
-  for await (const event of events) {
+  return (event) => {
     if (event.type === 'finish') {
-      yield frame(responseChunk([{ text: '' }], context, event.response))
+      emit(frame(responseChunk([{ text: '' }], context, event.response)))
       return
     }
     const part =
@@ -318,7 +320,7 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
           ? { text: event.text, thought: true }
           : { text: event.text }
     streamed += event.type === 'tool-call' ? argumentsJson(event.args) : event.text
-    yield frame(responseChunk([part], context, undefined, estimateTokens(streamed)))
+    emit(frame(responseChunk([part], context, undefined, estimateTokens(streamed))))
   }
 }
 

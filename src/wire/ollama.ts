@@ -5,7 +5,7 @@
  * Ollama provider run on the same brain as every other client.
  * @module
  */
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent } from '../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part } from '../llm/types.js'
 import { estimateInputTokens } from '../llm/usage.js'
 import {
   BadRequest,
@@ -17,7 +17,9 @@ import {
   type EncodeContext,
   type ErrorAnswer,
   type ModelDialect,
+  type EmitFrame,
   type SseFrame,
+  type StreamEncoder,
   type StreamFraming,
 } from '../proxy/dialect.js'
 import { requestedDimensions } from './params.js'
@@ -176,30 +178,28 @@ function encodeGenerateJson(response: ModelResponse, context: EncodeContext): un
 }
 
 /** One line per text or thinking delta and per tool call (sent whole), then the `done` line with the counts. */
-async function* encodeChatStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
+function encodeChatStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const line = (fields: Record<string, unknown>): SseFrame => ({ data: JSON.stringify({ model: context.request.model, created_at: createdAt(context), ...fields }) })
   let calls = 0
-  for await (const event of events) {
-    if (event.type === 'text-delta') yield line({ message: chatMessage(event.text), done: false })
-    else if (event.type === 'reasoning-delta') yield line({ message: chatMessage('', { thinking: event.text }), done: false })
+  return (event) => {
+    if (event.type === 'text-delta') emit(line({ message: chatMessage(event.text), done: false }))
+    else if (event.type === 'reasoning-delta') emit(line({ message: chatMessage('', { thinking: event.text }), done: false }))
     else if (event.type === 'tool-call') {
       const call = { id: event.id, function: { index: calls++, name: event.name, arguments: argumentsObject(event.args) } }
-      yield line({ message: chatMessage('', { tool_calls: [call] }), done: false })
+      emit(line({ message: chatMessage('', { tool_calls: [call] }), done: false }))
     } else if (event.type === 'finish') {
-      yield line({ message: chatMessage(''), ...finalFields(event.response) })
-      return
+      emit(line({ message: chatMessage(''), ...finalFields(event.response) }))
     }
   }
 }
 
-async function* encodeGenerateStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
+function encodeGenerateStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const line = (fields: Record<string, unknown>): SseFrame => ({ data: JSON.stringify({ model: context.request.model, created_at: createdAt(context), ...fields }) })
-  for await (const event of events) {
-    if (event.type === 'text-delta') yield line({ response: event.text, done: false })
-    else if (event.type === 'reasoning-delta') yield line({ response: '', thinking: event.text, done: false })
+  return (event) => {
+    if (event.type === 'text-delta') emit(line({ response: event.text, done: false }))
+    else if (event.type === 'reasoning-delta') emit(line({ response: '', thinking: event.text, done: false }))
     else if (event.type === 'finish') {
-      yield line({ response: '', ...finalFields(event.response), context: [] })
-      return
+      emit(line({ response: '', ...finalFields(event.response), context: [] }))
     }
   }
 }

@@ -3,7 +3,7 @@
  * `reference/wire-protocols.md` §2.
  * @module
  */
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition } from '../llm/types.js'
 import {
   appendPart,
   argumentsJson,
@@ -22,7 +22,9 @@ import {
   toolNameFor,
   type EncodeContext,
   type ModelDialect,
+  type EmitFrame,
   type SseFrame,
+  type StreamEncoder,
 } from '../proxy/dialect.js'
 import { wireId } from '../proxy/wire-ids.js'
 
@@ -160,7 +162,7 @@ function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
   }
 }
 
-async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
+function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const includeUsage = record(context.json.stream_options).include_usage === true
   // Every chunk shares its head and tail: serialise them once and splice each chunk's choices
   // in between, instead of spreading and re-serialising the head per chunk.
@@ -180,29 +182,29 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
 
   let roleSent = false
   let callIndex = 0
-  for await (const event of events) {
+  return (event) => {
     if (event.type === 'text-delta') {
-      if (!roleSent) yield delta(opening)
+      if (!roleSent) emit(delta(opening))
       roleSent = true
-      if (event.text !== '') yield delta(`{"content":${JSON.stringify(event.text)}}`)
+      if (event.text !== '') emit(delta(`{"content":${JSON.stringify(event.text)}}`))
     } else if (event.type === 'tool-call') {
       const index = callIndex++
       const [first, ...rest] = splitArguments(argumentsJson(event.args))
       const call = JSON.stringify([{ index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }])
       // Real traffic opens with a chunk of its own carrying only the role, then the call.
-      if (!roleSent) yield delta('{"role":"assistant","content":null,"refusal":null}')
+      if (!roleSent) emit(delta('{"role":"assistant","content":null,"refusal":null}'))
       roleSent = true
-      yield delta(`{"tool_calls":${call}}`)
-      for (const fragment of [first, ...rest]) yield delta(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`)
+      emit(delta(`{"tool_calls":${call}}`))
+      for (const fragment of [first, ...rest]) emit(delta(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`))
     } else if (event.type === 'finish') {
       // The `.stream()` helper needs a role in some delta, even for an empty answer.
-      if (!roleSent) yield delta(opening)
-      yield delta('{}', chatFinishReason(event.response.finishReason))
-      if (includeUsage) yield chunk('[]', JSON.stringify(usageOf(event.response)))
+      if (!roleSent) emit(delta(opening))
+      emit(delta('{}', chatFinishReason(event.response.finishReason)))
+      if (includeUsage) emit(chunk('[]', JSON.stringify(usageOf(event.response))))
+      emit({ data: '[DONE]' })
     }
     // Chat Completions has no standard field for reasoning: reasoning deltas are not sent.
   }
-  yield { data: '[DONE]' }
 }
 
 function usageOf(response: ModelResponse): unknown {

@@ -2,7 +2,7 @@
  * OpenAI Responses (`POST /v1/responses`), JSON and SSE, per `reference/wire-protocols.md` §3.
  * @module
  */
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice, ToolDefinition } from '../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition } from '../llm/types.js'
 import {
   appendPart,
   argumentsJson,
@@ -20,7 +20,9 @@ import {
   type EncodeContext,
   type ModelDialect,
   type RequestTarget,
+  type EmitFrame,
   type SseFrame,
+  type StreamEncoder,
 } from '../proxy/dialect.js'
 import { wireId, type WireIdKind } from '../proxy/wire-ids.js'
 import type { ResponseMemory } from '../proxy/response-memory.js'
@@ -249,7 +251,7 @@ function rememberItem(memory: ResponseMemory | undefined, item: OutputItem): voi
   }
 }
 
-async function* encodeStream(events: AsyncIterable<StreamEvent>, context: EncodeContext): AsyncGenerator<SseFrame> {
+function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   let sequence = 0
   const frame = (type: string, fields: Record<string, unknown>): SseFrame => ({
     event: type,
@@ -260,61 +262,61 @@ async function* encodeStream(events: AsyncIterable<StreamEvent>, context: Encode
   // is serialised once when the item opens.
   let open: { item: OutputItem; kind: 'text' | 'reasoning'; text: string; deltaType: string; deltaHead: string; deltaTail: string } | undefined
 
-  const closeOpen = function* (): Generator<SseFrame> {
+  const closeOpen = (): void => {
     if (!open) return
     const { item, kind, text } = open
     const at = { item_id: item.id, output_index: output.length }
     open = undefined
     if (kind === 'text') {
-      yield frame('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] })
-      yield frame('response.content_part.done', { ...at, content_index: 0, part: textPart(text) })
+      emit(frame('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] }))
+      emit(frame('response.content_part.done', { ...at, content_index: 0, part: textPart(text) }))
       output.push(messageItem(item.id, text, 'completed'))
       rememberItem(context.memory, output.at(-1) as OutputItem)
     } else {
-      yield frame('response.reasoning_summary_text.done', { ...at, summary_index: 0, text })
-      yield frame('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text } })
+      emit(frame('response.reasoning_summary_text.done', { ...at, summary_index: 0, text }))
+      emit(frame('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text } }))
       output.push(reasoningItem(item.id, text, true))
       rememberItem(context.memory, output.at(-1) as OutputItem)
     }
-    yield frame('response.output_item.done', { output_index: output.length - 1, item: output.at(-1) })
+    emit(frame('response.output_item.done', { output_index: output.length - 1, item: output.at(-1) }))
   }
 
   const started = responseObject(context, 'in_progress', [])
-  yield frame('response.created', { response: started })
-  yield frame('response.in_progress', { response: started })
-  for await (const event of events) {
+  emit(frame('response.created', { response: started }))
+  emit(frame('response.in_progress', { response: started }))
+  return (event) => {
     if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
       const kind = event.type === 'text-delta' ? 'text' : 'reasoning'
       if (open?.kind !== kind) {
-        yield* closeOpen()
+        closeOpen()
         const n = output.length
         const item = kind === 'text' ? messageItem(itemId('response-message', context, n), '', 'in_progress') : reasoningItem(itemId('reasoning-item', context, n), '', false)
         const type = kind === 'text' ? 'response.output_text.delta' : 'response.reasoning_summary_text.delta'
         const index = kind === 'text' ? '"content_index":0' : '"summary_index":0'
         const deltaHead = `{"type":"${type}","item_id":${JSON.stringify(item.id)},"output_index":${n},${index},"delta":`
         open = { item, kind, text: '', deltaType: type, deltaHead, deltaTail: kind === 'text' ? ',"logprobs":[],"sequence_number":' : ',"sequence_number":' }
-        yield frame('response.output_item.added', { output_index: n, item })
-        if (kind === 'text') yield frame('response.content_part.added', { item_id: item.id, output_index: n, content_index: 0, part: textPart('') })
-        else yield frame('response.reasoning_summary_part.added', { item_id: item.id, output_index: n, summary_index: 0, part: { type: 'summary_text', text: '' } })
+        emit(frame('response.output_item.added', { output_index: n, item }))
+        if (kind === 'text') emit(frame('response.content_part.added', { item_id: item.id, output_index: n, content_index: 0, part: textPart('') }))
+        else emit(frame('response.reasoning_summary_part.added', { item_id: item.id, output_index: n, summary_index: 0, part: { type: 'summary_text', text: '' } }))
       }
       open.text += event.text
-      yield { event: open.deltaType, data: `${open.deltaHead}${JSON.stringify(event.text)}${open.deltaTail}${sequence++}}` }
+      emit({ event: open.deltaType, data: `${open.deltaHead}${JSON.stringify(event.text)}${open.deltaTail}${sequence++}}` })
     } else if (event.type === 'tool-call') {
-      yield* closeOpen()
+      closeOpen()
       const n = output.length
       const id = itemId('function-call-item', context, n)
       const args = argumentsJson(event.args)
-      yield frame('response.output_item.added', { output_index: n, item: callItem(id, event, 'in_progress') })
-      for (const delta of splitArguments(args)) yield frame('response.function_call_arguments.delta', { item_id: id, output_index: n, delta })
-      yield frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args })
+      emit(frame('response.output_item.added', { output_index: n, item: callItem(id, event, 'in_progress') }))
+      for (const delta of splitArguments(args)) emit(frame('response.function_call_arguments.delta', { item_id: id, output_index: n, delta }))
+      emit(frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args }))
       output.push(callItem(id, event, 'completed'))
       rememberItem(context.memory, output.at(-1) as OutputItem)
-      yield frame('response.output_item.done', { output_index: n, item: output.at(-1) })
+      emit(frame('response.output_item.done', { output_index: n, item: output.at(-1) }))
     } else if (event.type === 'finish') {
-      yield* closeOpen()
+      closeOpen()
       rememberConversation(context, event.response)
       const response = responseObject(context, 'completed', output, event.response)
-      yield frame(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response })
+      emit(frame(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response }))
     }
   }
 }

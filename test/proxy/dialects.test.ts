@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import type { ModelResponse, StreamEvent } from '../../src/llm/types.js'
+import type { ModelResponse } from '../../src/llm/types.js'
 import { splitArguments, type EncodeContext, type ModelDialect } from '../../src/proxy/dialect.js'
-import { brainEvents } from '../../src/proxy/brain-events.js'
+import { BrainEvents } from '../../src/proxy/brain-events.js'
 import type { FakeRequest } from '../../src/proxy/types.js'
 import { anthropicMessages } from '../../src/wire/anthropic-messages.js'
 import { openaiChat } from '../../src/wire/openai-chat.js'
@@ -37,14 +37,16 @@ describe.each(replays)('$id round-trips through the neutral model', ({ dialect, 
     expect(decoded.messages).toEqual([{ role: 'assistant', content: answer.content }])
   })
 
-  test('a stream always ends with the finish frames, whatever the brain forgot', async () => {
-    async function* forgetful(): AsyncGenerator<StreamEvent> {
-      yield { type: 'text-delta', text: 'hi' }
-    }
+  test('a stream always ends with the finish frames, whatever the brain forgot', () => {
     const frames: string[] = []
-    const events = forgetful()
-    const prepared = brainEvents(events.next(), events, { model: 'm', rename: (id) => id, record: {} as FakeRequest })
-    for await (const frame of dialect.encodeStream(prepared, context({ stream_options: { include_usage: true } }))) frames.push(frame.data)
+    const record = {} as FakeRequest
+    const encode = dialect.encodeStream(context({ stream_options: { include_usage: true } }), (frame) => frames.push(frame.data))
+    const events = new BrainEvents(encode, { model: 'm', rename: (id) => id, record })
+    // The brain sends one delta and stops without a finish.
+    expect(events.pass({ type: 'text-delta', text: 'hi' })).toBe(true)
+    events.end()
+    expect(record.response).toMatchObject({ content: [{ type: 'text', text: 'hi' }] })
+    expect(events.pass({ type: 'text-delta', text: 'late' })).toBe(false)
     const last = frames.at(-1) ?? ''
     if (dialect.id === 'openai-chat') expect(last).toBe('[DONE]')
     if (dialect.id === 'anthropic-messages') expect(JSON.parse(last)).toEqual({ type: 'message_stop' })
