@@ -43,12 +43,32 @@ function* eachChunk(text: string, chunking: Chunking): Generator<string> {
     return
   }
   // Each chunk is a word with the whitespace after it (the first also takes any before it).
-  let found = false
-  for (const [word] of text.matchAll(/\s*\S+\s*/gu)) {
-    found = true
-    yield word
+  // Scanned by hand: a regular expression's match objects cost a stream more than its events.
+  let start = 0
+  let at = skipSpace(text, 0)
+  if (at === text.length) {
+    yield text
+    return
   }
-  if (!found) yield text
+  while (at < text.length) {
+    while (at < text.length && !isSpace(text.charCodeAt(at))) at++
+    at = skipSpace(text, at)
+    yield text.slice(start, at)
+    start = at
+  }
+}
+
+/** The index of the first character at or after `at` that is not white space. */
+function skipSpace(text: string, at: number): number {
+  while (at < text.length && isSpace(text.charCodeAt(at))) at++
+  return at
+}
+
+/** Whether a UTF-16 code unit is white space, as `\s` in a regular expression has it. */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d)
+  if (code < 0xa0) return false
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
 }
 
 /** The events of `response`, in content order, without delays. */

@@ -31,7 +31,7 @@ import {
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from './identity.js'
 import { providerErrorAnswer } from './provider-error-answer.js'
-import { providerHeaders, requestIdKind } from './provider-headers.js'
+import { providerHeaderEntries, requestIdKind } from './provider-headers.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
 import { errorStyleFor, findRoute, isAgentApiPath, providerForUnknownPath } from './routes.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
@@ -118,7 +118,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const route = agentApi ? undefined : findRoute(path)
   const style = route ? route.dialect.errorStyle : errorStyleFor(path, req.headers)
   const requestId = style === 'local' ? `req_${id}` : wireId(requestIdKind(style), id)
-  for (const [name, value] of Object.entries(providerHeaders(style, now))) res.setHeader(name, value)
+  for (const [name, value] of providerHeaderEntries(style, now)) res.setHeader(name, value)
   // The time "processing" took, as OpenAI reports it: what the fake spent before answering
   // (updated once a model request is read and checked).
   if (style === 'openai') res.setHeader('openai-processing-ms', '0')
@@ -348,18 +348,18 @@ async function answerStream(
 ): Promise<void> {
   const { res, requestId } = answer
   let leaving: AbortController | undefined
-  // Only a connection lost before the answer ended is a client leaving.
-  res.once('close', () => res.writableEnded || leaving?.abort())
   // SSE headers go out when the brain accepts the call, before any latency wait; other framings
   // send theirs with the first frame.
   const framing = dialect.framing?.(context) ?? 'sse'
   const options: StreamOptions = {
     // Made only for a brain that reads it (one that waits): on Node 20 an AbortController costs
-    // a stream as much as a dozen of its events.
+    // a stream as much as a dozen of its events. Only a connection lost before the answer ended
+    // is a client leaving.
     get signal() {
       if (!leaving) {
-        leaving = new AbortController()
-        if (res.destroyed && !res.writableEnded) leaving.abort()
+        const controller = (leaving = new AbortController())
+        if (res.destroyed && !res.writableEnded) controller.abort()
+        else res.once('close', () => res.writableEnded || controller.abort())
       }
       return leaving.signal
     },

@@ -22,6 +22,21 @@ function resetAt(now: number, seconds: number): string {
   return lastReset.text
 }
 
+/** The last header list of each style, with the second it was made for. */
+const lastEntries = new Map<ErrorStyle, { now: number; entries: ReadonlyArray<readonly [string, string]> }>()
+
+/**
+ * {@link providerHeaders} as a list of name and value, made once a second per style rather than
+ * for every request.
+ */
+export function providerHeaderEntries(style: ErrorStyle, now: number): ReadonlyArray<readonly [string, string]> {
+  const last = lastEntries.get(style)
+  if (last?.now === now) return last.entries
+  const entries = Object.entries(providerHeaders(style, now))
+  lastEntries.set(style, { now, entries })
+  return entries
+}
+
 /**
  * The headers of every answer in `style`, for a request seen at `now` (seconds since the
  * epoch). The budgets are generous and never run out unless a test plans a `rate_limit`.

@@ -13,8 +13,21 @@ import type { Fault } from './faults.js'
  * ends with a blank line: clients only dispatch an event at its blank line.
  */
 export function formatFrame(frame: SseFrame): string {
-  const name = frame.event === undefined ? '' : `event: ${frame.event}\n`
-  return `${name}data: ${frame.data}\n\n`
+  return `${frameHead(frame.event)}${frame.data}\n\n`
+}
+
+/** The lines before a frame's data, made once per event name: a stream repeats a few names many times. */
+const frameHeads = new Map<string, string>()
+
+function frameHead(event: string | undefined): string {
+  if (event === undefined) return 'data: '
+  let head = frameHeads.get(event)
+  if (head === undefined) {
+    head = `event: ${event}\ndata: `
+    // Names come from the dialects, a few dozen in all; a bound keeps odd ones from piling up.
+    if (frameHeads.size < 256) frameHeads.set(event, head)
+  }
+  return head
 }
 
 /** Headers of every SSE answer. */

@@ -65,12 +65,12 @@ export function wireId(kind: WireIdKind, seed: string): string {
   }
   low = avalanche(low)
   high = avalanche(high ^ low)
-  let out = head
+  const codes = new Array<number>(length)
   for (let i = 0; i < length; i++) {
     low = (low + 0x9e3779b9) | 0
-    out += alphabet[avalanche(low ^ high) % alphabet.length]
+    codes[i] = alphabet.charCodeAt(avalanche(low ^ high) % alphabet.length)
   }
-  return out
+  return head + String.fromCharCode(...codes)
 }
 
 /** Murmur3's finaliser: every input bit flips about half the output bits. Unsigned result. */

@@ -201,6 +201,8 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const jsonTool = forcedJsonTool(context.json) !== undefined
   let index = -1
   let open: 'text' | 'thinking' | undefined
+  /** The open text or thinking block's delta frame up to its text. */
+  let deltaHead = ''
   let jsonText = ''
 
   emit(frame({
@@ -245,12 +247,12 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
         index++
         open = kind
         const block = kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' }
+        deltaHead = `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}_delta","${kind}":`
         emit(frame({ type: 'content_block_start', index, content_block: block }))
         if (index === 0) emit(frame({ type: 'ping' }))
       }
-      // The hot path: spliced, not built and serialised as an object per delta.
-      const delta = kind === 'text' ? `{"type":"text_delta","text":${JSON.stringify(event.text)}}` : `{"type":"thinking_delta","thinking":${JSON.stringify(event.text)}}`
-      emit({ event: 'content_block_delta', data: `{"type":"content_block_delta","index":${index},"delta":${delta}}` })
+      // The hot path: the text spliced into the block's own head, not an object serialised per delta.
+      emit({ event: 'content_block_delta', data: `${deltaHead}${JSON.stringify(event.text)}}}` })
     } else if (event.type === 'tool-call') {
       toolBlock(event.id, event.name, event.args)
     } else if (event.type === 'finish') {

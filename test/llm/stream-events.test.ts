@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { chunkText, responseEvents, streamResponse } from '../../src/llm/stream-events.js'
+import { chunkText, eventsAtOnce, ImmediateStream, responseEvents, streamResponse } from '../../src/llm/stream-events.js'
+import type { StreamEvent } from '../../src/llm/types.js'
 import { estimateInputTokens, estimateTokens, usageFor } from '../../src/llm/usage.js'
 import type { ModelRequest } from '../../src/llm/types.js'
 
@@ -17,6 +18,18 @@ describe('chunkText', () => {
   it('gives no chunks for empty text', () => {
     expect(chunkText('', 'words')).toEqual([])
     expect(chunkText('   ', 'words')).toEqual(['   '])
+  })
+
+  it("splits words at exactly the white space of a regular expression's \\s, Unicode's included", () => {
+    const spaces = [' ', '\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff']
+    const letters = ['a', 'é', '😀', '\u200b', '\u0085', 'z']
+    let seed = 7
+    const pick = <T>(list: T[]): T => list[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % list.length]!
+    for (let n = 0; n < 300; n++) {
+      const text = Array.from({ length: n % 23 }, () => (seed % 3 === 0 ? pick(spaces) : pick(letters))).join('')
+      const byRegExp = [...text.matchAll(/\s*\S+\s*/gu)].map(([word]) => word)
+      expect(chunkText(text, 'words')).toEqual(text === '' ? [] : byRegExp.length > 0 ? byRegExp : [text])
+    }
   })
 })
 
@@ -81,5 +94,53 @@ describe('latency', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+})
+
+describe('ImmediateStream', () => {
+  const events: StreamEvent[] = [
+    { type: 'text-delta', text: 'a' },
+    { type: 'finish', response: { content: [{ type: 'text', text: 'a' }], finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } } },
+  ]
+
+  it('starts on the first read, reads as an async iterator, and runs done once at the end', async () => {
+    const done = vi.fn()
+    const start = vi.fn(async () => events)
+    const stream = new ImmediateStream(start, done, () => undefined)
+    expect(start).not.toHaveBeenCalled()
+    const read: StreamEvent[] = []
+    for await (const event of stream) read.push(event)
+    expect(read).toEqual(events)
+    expect(start).toHaveBeenCalledTimes(1)
+    expect(done).toHaveBeenCalledTimes(1)
+  })
+
+  it('hands every event over at once through eventsAtOnce; stopping early runs done', async () => {
+    const done = vi.fn()
+    const stream = new ImmediateStream(async () => events, done, () => undefined)
+    const now = await stream[eventsAtOnce]()
+    expect(now.next()).toEqual({ done: false, value: events[0] })
+    expect(done).not.toHaveBeenCalled()
+    now.return?.()
+    expect(done).toHaveBeenCalledTimes(1)
+    expect(now.next()).toEqual({ done: true, value: undefined })
+    expect(done).toHaveBeenCalledTimes(1)
+  })
+
+  it('runs no done when start fails (start cleans up itself) or when stopped before starting', async () => {
+    const done = vi.fn()
+    const failing = new ImmediateStream(async () => Promise.reject(new Error('refused')), done, () => undefined)
+    await expect(failing.next()).rejects.toThrow('refused')
+    const unread = new ImmediateStream(async () => events, done, () => undefined)
+    await unread.return()
+    expect(done).not.toHaveBeenCalled()
+  })
+
+  it("fails with the signal's reason once it is aborted, as a stream with delays does", async () => {
+    const controller = new AbortController()
+    const stream = new ImmediateStream(async () => events, () => {}, () => controller.signal)
+    await expect(stream.next()).resolves.toEqual({ done: false, value: events[0] })
+    controller.abort(new Error('client left'))
+    await expect(stream.next()).rejects.toThrow('client left')
   })
 })
