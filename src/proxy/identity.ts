@@ -33,31 +33,38 @@ function first(value: string | string[] | undefined): string | undefined {
 
 /**
  * Who a request says it comes from. A header sent empty still counts as sent, so the checks
- * refuse it as malformed rather than treat the request as anonymous.
+ * refuse it as malformed rather than treat the request as anonymous. `headers` has its names
+ * lower-cased, as Node (and the in-process transport) give them.
  */
 export function readIdentity(headers: IncomingHttpHeaders): Identity {
   const identity: Identity = {}
-  for (const [name, value] of Object.entries(headers)) {
-    const key = name.toLowerCase()
-    const text = first(value)
-    if (text === undefined) continue
-    if (key === IDENTITY_HEADERS.agent) identity.agent ??= text.trim()
-    else if (key === IDENTITY_HEADERS.definition) identity.definitionCid ??= text.trim()
-    else if (key === IDENTITY_HEADERS.subagent) identity.subagent ??= text.trim()
-  }
+  const agent = first(headers[IDENTITY_HEADERS.agent])
+  const definition = first(headers[IDENTITY_HEADERS.definition])
+  const subagent = first(headers[IDENTITY_HEADERS.subagent])
+  if (agent !== undefined) identity.agent = agent.trim()
+  if (definition !== undefined) identity.definitionCid = definition.trim()
+  if (subagent !== undefined) identity.subagent = subagent.trim()
   return identity
 }
 
 /**
- * The headers the proxy would forward: names lower-cased, every `x-viper-*` removed (the
- * proxy strips them), repeated values joined with `, `.
+ * The headers the proxy would forward: every `x-viper-*` removed (the proxy strips them),
+ * repeated values joined with `, `. `headers` has its names lower-cased; when there is nothing to
+ * remove or join (most requests) it is returned as it is rather than copied.
  */
 export function forwardableHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  for (const name in headers) {
+    const value = headers[name]
+    if (typeof value !== 'string' || name.startsWith('x-viper-')) return copyForwardable(headers)
+  }
+  return headers as Record<string, string>
+}
+
+function copyForwardable(headers: IncomingHttpHeaders): Record<string, string> {
   const forwarded: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
-    const key = name.toLowerCase()
-    if (value === undefined || key.startsWith('x-viper-')) continue
-    forwarded[key] = Array.isArray(value) ? value.join(', ') : value
+    if (value === undefined || name.startsWith('x-viper-')) continue
+    forwarded[name] = Array.isArray(value) ? value.join(', ') : value
   }
   return forwarded
 }

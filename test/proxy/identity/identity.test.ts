@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { AGENT_NAME, checkAgentNames, forwardableHeaders, isSubagentPath, readIdentity } from '../../../src/proxy/identity.js'
 
 describe('readIdentity', () => {
-  it('reads the three headers case-insensitively, first of repeated values', () => {
+  it('reads the three headers (names lower-cased, as Node gives them), first of repeated values, trimmed', () => {
     expect(
-      readIdentity({ 'X-Viper-Agent': 'researcher', 'x-viper-definition': ['fake-1', 'fake-2'], 'X-VIPER-SUBAGENT': 'critic/fact-checker' }),
+      readIdentity({ 'x-viper-agent': ' researcher ', 'x-viper-definition': ['fake-1', 'fake-2'], 'x-viper-subagent': 'critic/fact-checker' }),
     ).toEqual({ agent: 'researcher', definitionCid: 'fake-1', subagent: 'critic/fact-checker' })
   })
 
@@ -15,16 +15,22 @@ describe('readIdentity', () => {
 })
 
 describe('forwardableHeaders', () => {
-  it('lower-cases names, drops x-viper-*, joins repeated values', () => {
-    expect(
-      forwardableHeaders({
-        'Content-Type': 'application/json',
-        'X-Viper-Agent': 'researcher',
-        'x-viper-anything': 'x',
-        'x-custom': ['a', 'b'],
-        'x-missing': undefined,
-      }),
-    ).toEqual({ 'content-type': 'application/json', 'x-custom': 'a, b' })
+  it('drops x-viper-* and missing values, joins repeated values, into a copy', () => {
+    const headers = {
+      'content-type': 'application/json',
+      'x-viper-agent': 'researcher',
+      'x-viper-anything': 'x',
+      'x-custom': ['a', 'b'],
+      'x-missing': undefined,
+    }
+    expect(forwardableHeaders(headers)).toEqual({ 'content-type': 'application/json', 'x-custom': 'a, b' })
+    expect(headers['x-viper-agent']).toBe('researcher')
+  })
+
+  it('hands back the headers themselves when there is nothing to drop or join', () => {
+    const headers = { 'content-type': 'application/json', authorization: 'Bearer k' }
+    expect(forwardableHeaders(headers)).toBe(headers)
+    expect(forwardableHeaders({ ...headers, 'x-list': ['a'] })).toEqual({ ...headers, 'x-list': 'a' })
   })
 })
 
