@@ -82,7 +82,7 @@ export function sseBody(res: ServerResponse, requestId: string, fault: Fault | u
   // Only a planned disconnect needs to know when the last frame reached the socket.
   const out = fault?.kind === 'disconnect' ? trackingWriter(res) : plainWriter(res)
   return {
-    write: (frame) => out.write(formatFrame(frame)),
+    write: (frame) => out.writeFrame(frame),
     drained: () => drainedOrClosed(res),
     break: (planned) => breakStream(res, planned, out),
     end: () => end(res),
@@ -105,22 +105,38 @@ async function breakStream(res: ServerResponse, fault: Fault, out: Writer): Prom
 }
 
 interface Writer {
-  /** Writes `text` (held until the tick ends); `true` when the socket's buffer is full. */
+  /** Writes `frame` (held until the tick ends); `true` when the socket's buffer is full. */
+  writeFrame(frame: SseFrame): boolean
+  /** Writes `text` as it is. */
   write(text: string): boolean
   /** Settles once everything written so far is handed to the socket (or the socket is gone). */
   flushed(): Promise<void>
 }
 
 function plainWriter(res: ServerResponse): Writer {
+  // Frames made in the same tick leave as one chunk, as a server sending a body at once does.
+  // The pieces are joined once, when the batch leaves: building the text frame by frame made
+  // a string object per piece, and then a copy of the whole.
+  const added = (batch: Batch): boolean => {
+    if (batch.chars < BATCH_CHARS) return false
+    release(res)
+    return mustWait(res)
+  }
   return {
+    writeFrame(frame) {
+      if (res.destroyed) return false
+      const batch = holdUntilTickEnds(res)
+      const head = frameHead(frame.event)
+      batch.parts.push(head, frame.data, '\n\n')
+      batch.chars += head.length + frame.data.length + 2
+      return added(batch)
+    },
     write(text) {
       if (res.destroyed) return false
-      // Frames made in the same tick leave as one chunk, as a server sending a body at once does.
       const batch = holdUntilTickEnds(res)
-      batch.text += text
-      if (batch.text.length < BATCH_CHARS) return false
-      release(res)
-      return mustWait(res)
+      batch.parts.push(text)
+      batch.chars += text.length
+      return added(batch)
     },
     flushed: () => Promise.resolve(),
   }
@@ -128,13 +144,15 @@ function plainWriter(res: ServerResponse): Writer {
 
 function trackingWriter(res: ServerResponse): Writer {
   let last: Promise<void> = Promise.resolve()
+  const write = (text: string): boolean => {
+    if (res.destroyed) return false
+    holdUntilTickEnds(res)
+    last = new Promise<void>((resolve) => res.write(text, () => resolve()))
+    return mustWait(res)
+  }
   return {
-    write(text) {
-      if (res.destroyed) return false
-      holdUntilTickEnds(res)
-      last = new Promise<void>((resolve) => res.write(text, () => resolve()))
-      return mustWait(res)
-    },
+    writeFrame: (frame) => write(formatFrame(frame)),
+    write,
     flushed: () => Promise.race([last, closed(res)]),
   }
 }
@@ -142,16 +160,22 @@ function trackingWriter(res: ServerResponse): Writer {
 /** Frames held per response until the current tick ends (flushed at this size sooner). */
 const BATCH_CHARS = 16 * 1024
 /** Responses corked until the current tick ends, with the frames written meanwhile. */
-const held = new WeakMap<ServerResponse, { text: string }>()
+const held = new WeakMap<ServerResponse, Batch>()
+
+/** What a response holds: text in pieces, and their length. */
+interface Batch {
+  parts: string[]
+  chars: number
+}
 
 /**
  * Holds what is written to `res` until the current tick ends, so the headers and the events a
  * brain produces at once leave in one packet rather than one each.
  */
-function holdUntilTickEnds(res: ServerResponse): { text: string } {
+function holdUntilTickEnds(res: ServerResponse): Batch {
   let batch = held.get(res)
   if (batch) return batch
-  batch = { text: '' }
+  batch = { parts: [], chars: 0 }
   held.set(res, batch)
   corkable(res).cork()
   nextTick(release, res)
@@ -162,7 +186,7 @@ function release(res: ServerResponse): void {
   const batch = held.get(res)
   if (batch === undefined) return
   held.delete(res)
-  if (batch.text !== '' && !res.destroyed) res.write(batch.text)
+  if (batch.chars > 0 && !res.destroyed) res.write(batch.parts.join(''))
   corkable(res).uncork()
 }
 
@@ -182,9 +206,9 @@ function corkable(res: ServerResponse): { cork(): void; uncork(): void } {
  * batch and the end of the body leave in one write.
  */
 function end(res: ServerResponse): void {
-  const pending = held.get(res)?.text
+  const batch = held.get(res)
   held.delete(res)
-  res.end(pending && !res.destroyed ? pending : undefined)
+  res.end(batch && batch.chars > 0 && !res.destroyed ? batch.parts.join('') : undefined)
 }
 
 /**

@@ -196,6 +196,14 @@ function toolInput(args: unknown): unknown {
   return parsed !== null && typeof parsed === 'object' ? parsed : {}
 }
 
+/** Frames that are the same in every stream. */
+const PING: SseFrame = { event: 'ping', data: '{"type":"ping"}' }
+const MESSAGE_STOP: SseFrame = { event: 'message_stop', data: '{"type":"message_stop"}' }
+
+function blockStop(index: number): SseFrame {
+  return { event: 'content_block_stop', data: `{"type":"content_block_stop","index":${index}}` }
+}
+
 function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const frame = (data: Record<string, unknown>): SseFrame => ({ event: String(data.type), data: JSON.stringify(data) })
   const jsonTool = forcedJsonTool(context.json) !== undefined
@@ -222,7 +230,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   }))
   const close = (): void => {
     if (open === 'thinking') emit(frame({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'agent-doubles' } }))
-    if (open) emit(frame({ type: 'content_block_stop', index }))
+    if (open) emit(blockStop(index))
     open = undefined
   }
   let sentToolBlock = false
@@ -234,7 +242,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
     for (const fragment of ['', ...splitArguments(argumentsJson(toolInput(args)))]) {
       emit(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } }))
     }
-    emit(frame({ type: 'content_block_stop', index }))
+    emit(blockStop(index))
   }
 
   return (event) => {
@@ -249,7 +257,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
         const block = kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' }
         deltaHead = `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}_delta","${kind}":`
         emit(frame({ type: 'content_block_start', index, content_block: block }))
-        if (index === 0) emit(frame({ type: 'ping' }))
+        if (index === 0) emit(PING)
       }
       // The hot path: the text spliced into the block's own head, not an object serialised per delta.
       emit({ event: 'content_block_delta', data: `${deltaHead}${JSON.stringify(event.text)}}}` })
@@ -270,7 +278,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
         delta: { stop_reason: stopReasons[reason] ?? 'end_turn', stop_sequence: null },
         usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens },
       }))
-      emit(frame({ type: 'message_stop' }))
+      emit(MESSAGE_STOP)
     }
   }
 }
