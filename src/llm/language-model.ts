@@ -10,6 +10,7 @@
 import { toBase64 } from '../internal/bytes.js'
 import type { FinishReason, LLM, Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolChoice } from './types.js'
 import { deepCopy, handOver } from './helpers.js'
+import { eventsAtOnce, type MaybeAtOnce } from './stream-events.js'
 
 /** A message of an AI SDK prompt, loosely typed: the converter checks each part at run time. */
 export interface AiPromptMessage {
@@ -103,7 +104,10 @@ export function toLanguageModel(llm: LLM, { modelId, provider = 'agent-doubles' 
     },
     async doStream(options) {
       options.abortSignal?.throwIfAborted()
-      const iterator = llm.stream(handOver(toModelRequest(options, modelId, true)), { signal: options.abortSignal })[Symbol.asyncIterator]()
+      const stream: AsyncIterable<StreamEvent> & MaybeAtOnce = llm.stream(handOver(toModelRequest(options, modelId, true)), { signal: options.abortSignal })
+      // A ScriptedLLM without delays hands over all its events once answered: read them without
+      // a promise each (the stream still checks the signal before every event).
+      const iterator = stream[eventsAtOnce] ? await stream[eventsAtOnce]() : stream[Symbol.asyncIterator]()
       // Await the first event here, so a failing call rejects doStream as a real provider's would.
       const first = await iterator.next()
       return { stream: toAiStream(first, iterator, options.abortSignal) }
@@ -231,7 +235,7 @@ function toAiUsage({ usage }: ModelResponse): AiUsage {
 /** Neutral stream events as the AI SDK's stream parts: text and reasoning in start/delta/end blocks. */
 function toAiStream(
   first: IteratorResult<StreamEvent>,
-  iterator: AsyncIterator<StreamEvent>,
+  iterator: AsyncIterator<StreamEvent> | Iterator<StreamEvent>,
   signal: AbortSignal | undefined,
 ): ReadableStream<AiStreamPart> {
   let pending: IteratorResult<StreamEvent> | undefined = first

@@ -3,7 +3,7 @@
  * stream with the signal's reason; `onAccepted` comes after the script answered and before the
  * wait for the first event. Ordering is asserted, never durations.
  */
-import { streamText } from 'ai'
+import { generateText, streamText } from 'ai'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { scriptedLLM, type ModelRequest, type StreamEvent } from '../../src/index.js'
 
@@ -77,5 +77,22 @@ describe('ScriptedLLM stream options', () => {
     await reading
     expect(chunks).toEqual(['one '])
     expect(timers()).toBe(before)
+  })
+
+  test('languageModel() without delays takes the events at once, yet stops at an abort between them and frees its slot', async () => {
+    const llm = scriptedLLM(['one two three four five', 'again'], { slots: 1 })
+    const controller = new AbortController()
+    const chunks: string[] = []
+    const result = streamText({ model: llm.languageModel(), prompt: 'hello', abortSignal: controller.signal, onError: () => {} })
+    await (async () => {
+      for await (const text of result.textStream) {
+        chunks.push(text)
+        controller.abort()
+      }
+    })().catch((e: unknown) => e)
+    expect(chunks).toEqual(['one '])
+    // With one slot, the next call would wait forever had the aborted stream kept it.
+    const next = await generateText({ model: llm.languageModel(), prompt: 'hi' })
+    expect(next.text).toBe('again')
   })
 })

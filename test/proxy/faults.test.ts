@@ -32,6 +32,19 @@ describe('proxy.fail()', () => {
     expect(proxy.requests).toHaveLength(1)
   })
 
+  test('a stream cut short by a fault gives back its ScriptedLLM slot: the next call is answered', async () => {
+    const proxy = await startProxy({ llm: new ScriptedLLM(['one two three four five six', 'next answer'], { slots: 1 }) })
+    proxy.fail({ kind: 'malformed', afterChunks: 2 })
+    const stream = await openaiFor(proxy).chat.completions.create({ ...chat, stream: true })
+    const error = await (async () => {
+      for await (const _ of stream) void _
+    })().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(Error)
+    // One slot: had the cut stream kept it, this call would wait for ever.
+    const completion = await openaiFor(proxy).chat.completions.create(chat)
+    expect(completion.choices[0].message.content).toBe('next answer')
+  })
+
   test('disconnect cuts a JSON answer mid-body: the client fails and does not retry', async () => {
     const proxy = await startProxy()
     proxy.fail({ kind: 'disconnect' })
