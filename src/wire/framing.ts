@@ -1,7 +1,9 @@
 /**
- * Streamed answers in every framing a dialect can ask for (see {@link StreamFraming}): SSE goes
- * to the proxy's SSE writer; NDJSON (Ollama) and the JSON-array stream (Gemini without
- * `alt=sse`) are written here, with the same back-pressure, early-leave and fault behaviour.
+ * Streamed answers in every framing a dialect can ask for (see {@link StreamFraming}).
+ * {@link openStream} takes the frames an encoder emits and gives every framing the same
+ * back-pressure, early leave and planned faults; the body itself is the proxy's SSE writer's
+ * (sse.ts), or written here for NDJSON (Ollama), the JSON-array stream (Gemini without
+ * `alt=sse`) and the event stream (Bedrock).
  * @module
  */
 import type { ServerResponse } from 'node:http'

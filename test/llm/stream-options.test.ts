@@ -80,7 +80,8 @@ describe('ScriptedLLM stream options', () => {
   })
 
   test('languageModel() without delays takes the events at once, yet stops at an abort between them and frees its slot', async () => {
-    const llm = scriptedLLM(['one two three four five', 'again'], { slots: 1 })
+    const words = Array.from({ length: 200 }, (_, i) => `w${i}`)
+    const llm = scriptedLLM([words.join(' '), 'again'], { slots: 1 })
     const controller = new AbortController()
     const chunks: string[] = []
     const result = streamText({ model: llm.languageModel(), prompt: 'hello', abortSignal: controller.signal, onError: () => {} })
@@ -90,7 +91,10 @@ describe('ScriptedLLM stream options', () => {
         controller.abort()
       }
     })().catch((e: unknown) => e)
-    expect(chunks).toEqual(['one '])
+    // ai 7 reads a few parts ahead of its reader (ai 6 none): the stream stops within them.
+    expect(chunks.length).toBeGreaterThan(0)
+    expect(chunks.length).toBeLessThan(20)
+    expect(chunks[0]).toBe('w0 ')
     // With one slot, the next call would wait forever had the aborted stream kept it.
     const next = await generateText({ model: llm.languageModel(), prompt: 'hi' })
     expect(next.text).toBe('again')
