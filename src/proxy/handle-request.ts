@@ -369,15 +369,13 @@ async function answerStream(
   // ScriptedLLM, say) is a proper HTTP status the clients read and retry, not a broken stream.
   // A brain that accepts the call before a wait (latency) has the headers sent at that point.
   let source: EventSource | undefined
-  let first: Promise<IteratorResult<StreamEvent>>
+  let failure: unknown
   try {
     source = await eventSource(brain.stream(context.request, options))
-    first = Promise.resolve(source.first)
   } catch (error) {
     // Once the headers are out, the error can only travel in the stream.
     if (!res.headersSent) return handlers.onBrainError(error)
-    first = Promise.reject(error)
-    first.catch(() => {})
+    failure = error
   }
   const output = openStream(res, requestId, framing, {
     fault: answer.fault,
@@ -386,24 +384,21 @@ async function answerStream(
     onError: (error, framesSent) => streamErrorFrames(dialect, error, framesSent, context),
   })
   const events = new BrainEvents(dialect.encodeStream(context, output.emit), { model: context.request.model, rename: handlers.rename, record })
-  await pump(first, source, events, output)
+  // The encoder's opening frames are out; the error follows them, as it would any event.
+  if (!source) return output.fail(failure)
+  await pump(source, events, output)
 }
 
-/** A brain's stream with its first event read. */
-interface EventSource {
-  first: IteratorResult<StreamEvent>
-  /** The next event, read at once: present when the brain handed over all its events. */
-  nextNow?(): IteratorResult<StreamEvent>
-  next(): Promise<IteratorResult<StreamEvent>>
-  /** Tells the brain no more events will be read. */
-  stop(): unknown
-}
+/** A brain's stream with its first event read: the rest read at once, or one `await` each. */
+type EventSource = { first: IteratorResult<StreamEvent>; stop(): unknown } & (
+  | { nextNow(): IteratorResult<StreamEvent> }
+  | { next(): Promise<IteratorResult<StreamEvent>> }
+)
 
 async function eventSource(stream: AsyncIterable<StreamEvent> & MaybeAtOnce): Promise<EventSource> {
   if (stream[eventsAtOnce]) {
     const events = await stream[eventsAtOnce]()
-    const nextNow = (): IteratorResult<StreamEvent> => events.next()
-    return { first: nextNow(), nextNow, next: async () => nextNow(), stop: () => events.return?.() }
+    return { first: events.next(), nextNow: () => events.next(), stop: () => events.return?.() }
   }
   const events = stream[Symbol.asyncIterator]()
   return { first: await events.next(), next: () => events.next(), stop: () => events.return?.() }
@@ -414,9 +409,9 @@ async function eventSource(stream: AsyncIterable<StreamEvent> & MaybeAtOnce): Pr
  * fault cut it, waiting for room in the socket as it goes; then ends the answer. Events a brain
  * has at once pass without an `await` each. Stopping early stops the brain too.
  */
-async function pump(first: Promise<IteratorResult<StreamEvent>>, source: EventSource | undefined, events: BrainEvents, output: StreamOutput): Promise<void> {
+async function pump(source: EventSource, events: BrainEvents, output: StreamOutput): Promise<void> {
   try {
-    for (let step = await first; ; ) {
+    for (let step = source.first; ; ) {
       if (step.done) {
         events.end()
         break
@@ -425,13 +420,13 @@ async function pump(first: Promise<IteratorResult<StreamEvent>>, source: EventSo
       const room = output.room()
       if (room) await room
       if (output.stopped()) break
-      step = source!.nextNow ? source!.nextNow() : await source!.next()
+      step = 'nextNow' in source ? source.nextNow() : await source.next()
     }
   } catch (error) {
-    await source?.stop()
+    await source.stop()
     return output.fail(error)
   }
-  await source?.stop()
+  await source.stop()
   return output.end()
 }
 

@@ -90,7 +90,6 @@ export function sseBody(res: ServerResponse, requestId: string, fault: Fault | u
 }
 
 async function breakStream(res: ServerResponse, fault: Fault, out: Writer): Promise<void> {
-  if (res.destroyed) return
   if (fault.kind === 'disconnect') {
     // Let what was sent reach the client first, so it sees exactly `afterChunks` events.
     await out.flushed()

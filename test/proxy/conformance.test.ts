@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import type { LLM, ModelRequest, StreamEvent } from '../../src/llm/types.js'
+import type { LLM, ModelRequest, StreamEvent, StreamOptions } from '../../src/llm/types.js'
 import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
 import { wireId } from '../../src/proxy/wire-ids.js'
 import OpenAI from 'openai'
@@ -338,6 +338,22 @@ describe('Anthropic Messages against recorded traffic', () => {
       error: { type: 'api_error', message: expect.stringContaining('upstream went away') },
       request_id: headers.get('request-id'),
     })
+  })
+
+  test('a brain failing after it accepted the call, before any event, fails the stream after its opening frame', async () => {
+    const acceptedThenFailing: LLM = {
+      async generate() {
+        throw new Error('unused')
+      },
+      async *stream(_request: ModelRequest, options?: StreamOptions): AsyncGenerator<StreamEvent> {
+        options?.onAccepted?.()
+        throw new Error('upstream went away')
+      },
+    }
+    const proxy = await startProxy({ llm: acceptedThenFailing })
+    const { frames, headers } = await sse(proxy, '/v1/messages', { ...body, stream: true }, anthropicHeaders)
+    expect(frames.map((frame) => frame.event)).toEqual(['message_start', 'error'])
+    expect(JSON.parse(frames.at(-1)?.data ?? '')).toMatchObject({ error: { message: expect.stringContaining('upstream went away') }, request_id: headers.get('request-id') })
   })
 
   test('errors, and unknown routes answered in Anthropic shape when the request is Anthropic', async () => {
