@@ -5,8 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/dist-current.sh
-if ! dist_is_current; then
-  echo 'bench: building dist/ first (it is missing or older than src/)…'
-  npm run -s build -- --silent
-fi
+build_dist_unless_current bench
 exec node --import tsx bench/run.ts "$@"

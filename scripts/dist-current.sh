@@ -1,4 +1,4 @@
-# Sourced by the test scripts: whether dist/ is up to date with the sources, so a run from a built
+# Sourced by the test and bench scripts: whether dist/ is up to date with the sources, so a run from a built
 # checkout need not build again.
 
 # What the build writes; tsup empties dist/ first, so an interrupted build lacks some of them.
@@ -14,4 +14,11 @@ dist_is_current() {
     [ "$file" -ot "$oldest" ] && oldest=$file
   done
   [ -z "$(find src matchers fixtures tsup.config.ts tsconfig.json package.json package-lock.json -newer "$oldest" -print -quit)" ]
+}
+
+# Builds dist/ unless it is current, saying so in the name of `$1` (the script that needs it).
+build_dist_unless_current() {
+  dist_is_current && return 0
+  echo "$1: building dist/ first (it is missing or older than src/)…"
+  npm run -s build -- --silent
 }

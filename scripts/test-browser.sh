@@ -18,8 +18,5 @@ if [ -z "$browser" ] || [ ! -x "$browser" ]; then
 fi
 # built-entry.test.ts loads dist/ as published: rebuild it when it is missing or older than the sources.
 source scripts/dist-current.sh
-if ! dist_is_current; then
-  echo 'test:browser: building dist/ first (it is missing or older than src/)…'
-  npm run -s build -- --silent || exit 1
-fi
+build_dist_unless_current test:browser || exit 1
 CHROMIUM_PATH=$browser exec npx vitest run --config test/browser/vitest.config.ts "$@"
