@@ -53,7 +53,7 @@ export interface FigureGroup {
 
 const quick = process.argv.includes('--quick')
 const time = Number(process.env.BENCH_TIME_MS ?? (quick ? 300 : 1000))
-const warmup = quick ? 100 : 200
+const warmup = Number(process.env.BENCH_WARMUP_MS ?? (quick ? 100 : 200))
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 5))
 const families: Record<string, Array<BenchGroup | FigureGroup>> = {
   proxy: [...proxyGroups, ...laneGroups],

@@ -18,44 +18,38 @@ export interface Latency {
 
 /** Splits `text` into chunks that join back to exactly `text`; `''` gives no chunks. */
 export function chunkText(text: string, chunking: Chunking): string[] {
-  return Array.from(eachChunk(text, chunking))
+  const chunks: string[] = []
+  for (let at = 0; at < text.length; ) {
+    const end = chunkEnd(text, at, chunking)
+    chunks.push(text.slice(at, end))
+    at = end
+  }
+  return chunks
 }
 
-/** The chunks of {@link chunkText}, one at a time, so a long reply is never held split up. */
-function* eachChunk(text: string, chunking: Chunking): Generator<string> {
-  if (text === '') return
-  if (chunking === 'chars') {
-    yield* text
-    return
+/**
+ * Where the chunk of `text` starting at `at` ends. A word chunk is the word with the white space
+ * after it (the first also takes any before it); `chars` and a number count code points, so a
+ * surrogate pair is never split. Scanned by hand: a regular expression's match objects cost a
+ * stream more than its events.
+ */
+function chunkEnd(text: string, at: number, chunking: Chunking): number {
+  if (chunking === 'words') {
+    let end = at === 0 ? skipSpace(text, 0) : at
+    while (end < text.length && !isSpace(text.charCodeAt(end))) end++
+    return skipSpace(text, end)
   }
-  if (typeof chunking === 'number') {
-    let chunk = ''
-    let size = 0
-    for (const char of text) {
-      chunk += char
-      if (++size === chunking) {
-        yield chunk
-        chunk = ''
-        size = 0
-      }
-    }
-    if (size > 0) yield chunk
-    return
-  }
-  // Each chunk is a word with the whitespace after it (the first also takes any before it).
-  // Scanned by hand: a regular expression's match objects cost a stream more than its events.
-  let start = 0
-  let at = skipSpace(text, 0)
-  if (at === text.length) {
-    yield text
-    return
-  }
-  while (at < text.length) {
-    while (at < text.length && !isSpace(text.charCodeAt(at))) at++
-    at = skipSpace(text, at)
-    yield text.slice(start, at)
-    start = at
-  }
+  let end = at
+  for (let count = chunking === 'chars' ? 1 : chunking; count > 0 && end < text.length; count--) end += codePointLength(text, end)
+  return end
+}
+
+/** 2 where a surrogate pair starts at `at`, else 1. */
+function codePointLength(text: string, at: number): number {
+  const code = text.charCodeAt(at)
+  if (code < 0xd800 || code > 0xdbff || at + 1 >= text.length) return 1
+  const next = text.charCodeAt(at + 1)
+  return next >= 0xdc00 && next <= 0xdfff ? 2 : 1
 }
 
 /** The index of the first character at or after `at` that is not white space. */
@@ -77,18 +71,66 @@ export function responseEvents(response: ModelResponse, chunking: Chunking): Str
 }
 
 /** The events of {@link responseEvents}, made one at a time as they are read. @internal */
-export function* eachEvent(response: ModelResponse, chunking: Chunking): Generator<StreamEvent> {
-  for (const part of response.content) {
-    if (part.type === 'text') {
-      // An empty text still streams as one (empty) delta, so a stream carries the same text
-      // block the JSON answer does.
-      if (part.text === '') yield { type: 'text-delta', text: '' }
-      for (const text of eachChunk(part.text, chunking)) yield { type: 'text-delta', text }
-    } else if (part.type === 'reasoning') {
-      for (const text of eachChunk(part.text, chunking)) yield { type: 'reasoning-delta', text }
-    } else if (part.type === 'tool-call') yield { type: 'tool-call', id: part.id, name: part.name, args: part.args }
+export function eachEvent(response: ModelResponse, chunking: Chunking): IterableIterator<StreamEvent> {
+  return new ResponseEvents(response, chunking)
+}
+
+/**
+ * The events of a response, made as they are read: a cursor over its parts and the chunks of
+ * the current text. A stream's events pass through here one by one, so it keeps to one object
+ * per event (no generator frames, no iterator results nested in iterator results).
+ */
+class ResponseEvents implements IterableIterator<StreamEvent> {
+  readonly #response: ModelResponse
+  readonly #chunking: Chunking
+  /** The part being streamed; `content.length` once the finish is next, past it once done. */
+  #part = 0
+  /** Where the next chunk of the current text part starts; -1 before the part has begun. */
+  #at = -1
+
+  constructor(response: ModelResponse, chunking: Chunking) {
+    this.#response = response
+    this.#chunking = chunking
   }
-  yield { type: 'finish', response }
+
+  [Symbol.iterator](): this {
+    return this
+  }
+
+  next(): IteratorResult<StreamEvent, undefined> {
+    const event = this.#nextEvent()
+    return event === undefined ? { done: true, value: undefined } : { done: false, value: event }
+  }
+
+  #nextEvent(): StreamEvent | undefined {
+    const { content } = this.#response
+    while (this.#part < content.length) {
+      const part = content[this.#part]
+      if (part.type === 'text' || part.type === 'reasoning') {
+        const type = part.type === 'text' ? 'text-delta' : 'reasoning-delta'
+        const { text } = part
+        const at = this.#at
+        if (at < text.length && !(at === -1 && text === '' && type === 'reasoning-delta')) {
+          // An empty text still streams as one (empty) delta, so a stream carries the same
+          // text block the JSON answer does.
+          const start = at === -1 ? 0 : at
+          const end = text === '' ? 0 : chunkEnd(text, start, this.#chunking)
+          this.#at = text === '' ? 1 : end
+          return { type, text: text.slice(start, end) }
+        }
+      } else if (part.type === 'tool-call' && this.#at === -1) {
+        this.#at = 0
+        return { type: 'tool-call', id: part.id, name: part.name, args: part.args }
+      }
+      this.#part++
+      this.#at = -1
+    }
+    if (this.#part === content.length) {
+      this.#part++
+      return { type: 'finish', response: this.#response }
+    }
+    return undefined
+  }
 }
 
 /**

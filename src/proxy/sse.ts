@@ -19,7 +19,12 @@ export function formatFrame(frame: SseFrame): string {
 /** The lines before a frame's data, made once per event name: a stream repeats a few names many times. */
 const frameHeads = new Map<string, string>()
 
+/** The last name looked up, and its head: a stream's frames mostly repeat the previous name. */
+let lastEvent: string | undefined
+let lastHead = 'data: '
+
 function frameHead(event: string | undefined): string {
+  if (event === lastEvent) return lastHead
   if (event === undefined) return 'data: '
   let head = frameHeads.get(event)
   if (head === undefined) {
@@ -27,6 +32,8 @@ function frameHead(event: string | undefined): string {
     // Names come from the dialects, a few dozen in all; a bound keeps odd ones from piling up.
     if (frameHeads.size < 256) frameHeads.set(event, head)
   }
+  lastEvent = event
+  lastHead = head
   return head
 }
 
@@ -121,10 +128,13 @@ function plainWriter(res: ServerResponse): Writer {
     release(res)
     return mustWait(res)
   }
+  // The batch being filled, kept at hand rather than looked up per frame; a new one once it left.
+  let current: Batch | undefined
+  const batchNow = (): Batch => (current !== undefined && !current.left ? current : (current = holdUntilTickEnds(res)))
   return {
     writeFrame(frame) {
       if (res.destroyed) return false
-      const batch = holdUntilTickEnds(res)
+      const batch = batchNow()
       const head = frameHead(frame.event)
       batch.parts.push(head, frame.data, '\n\n')
       batch.chars += head.length + frame.data.length + 2
@@ -132,7 +142,7 @@ function plainWriter(res: ServerResponse): Writer {
     },
     write(text) {
       if (res.destroyed) return false
-      const batch = holdUntilTickEnds(res)
+      const batch = batchNow()
       batch.parts.push(text)
       batch.chars += text.length
       return added(batch)
@@ -165,6 +175,8 @@ const held = new WeakMap<ServerResponse, Batch>()
 interface Batch {
   parts: string[]
   chars: number
+  /** Set once the batch was written (or dropped): later text goes in a new one. */
+  left: boolean
 }
 
 /**
@@ -174,7 +186,7 @@ interface Batch {
 function holdUntilTickEnds(res: ServerResponse): Batch {
   let batch = held.get(res)
   if (batch) return batch
-  batch = { parts: [], chars: 0 }
+  batch = { parts: [], chars: 0, left: false }
   held.set(res, batch)
   corkable(res).cork()
   nextTick(release, res)
@@ -185,6 +197,7 @@ function release(res: ServerResponse): void {
   const batch = held.get(res)
   if (batch === undefined) return
   held.delete(res)
+  batch.left = true
   if (batch.chars > 0 && !res.destroyed) res.write(batch.parts.join(''))
   corkable(res).uncork()
 }
@@ -207,6 +220,7 @@ function corkable(res: ServerResponse): { cork(): void; uncork(): void } {
 function end(res: ServerResponse): void {
   const batch = held.get(res)
   held.delete(res)
+  if (batch) batch.left = true
   res.end(batch && batch.chars > 0 && !res.destroyed ? batch.parts.join('') : undefined)
 }
 
