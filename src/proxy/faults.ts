@@ -76,7 +76,7 @@ export class FaultPlan {
 export async function writeBrokenJson(
   res: ServerResponse,
   status: number,
-  headers: Record<string, string>,
+  headers: readonly string[],
   text: string,
   fault: Fault,
 ): Promise<void> {
@@ -88,12 +88,12 @@ export async function writeBrokenJson(
   const bytes = utf8Bytes(text)
   const half = bytes.subarray(0, Math.max(1, Math.floor(bytes.byteLength / 2)))
   if (fault.kind === 'malformed') {
-    res.writeHead(status, { ...headers, 'content-length': String(half.length) })
+    res.writeHead(status, [...headers, 'content-length', String(half.length)])
     res.end(half)
     return
   }
   // Announce the whole length so the client waits for bytes that never come.
-  res.writeHead(status, { ...headers, 'content-length': String(bytes.byteLength) })
+  res.writeHead(status, [...headers, 'content-length', String(bytes.byteLength)])
   const gone = closed(res)
   const flushed = new Promise<void>((resolve) => res.write(half, () => resolve()))
   if (fault.kind === 'disconnect') {

@@ -31,7 +31,8 @@ import {
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from './identity.js'
 import { providerErrorAnswer } from './provider-error-answer.js'
-import { providerHeaderEntries, requestIdKind } from './provider-headers.js'
+import { providerHeadersAt, requestIdKind } from './provider-headers.js'
+import { answerHeaders, type AnswerHead } from './answer-head.js'
 import { refusalAnswer, type ErrorStyle } from './refusal-answer.js'
 import { errorStyleFor, findRoute, isAgentApiPath, providerForUnknownPath } from './routes.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
@@ -118,12 +119,12 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const route = agentApi ? undefined : findRoute(path)
   const style = route ? route.dialect.errorStyle : errorStyleFor(path, req.headers)
   const requestId = style === 'local' ? `req_${id}` : wireId(requestIdKind(style), id)
-  for (const [name, value] of providerHeaderEntries(style, now)) res.setHeader(name, value)
+  const head: AnswerHead = { requestId, provider: providerHeadersAt(style, now) }
   // The time "processing" took, as OpenAI reports it: what the fake spent before answering
   // (updated once a model request is read and checked).
-  if (style === 'openai') res.setHeader('openai-processing-ms', '0')
+  if (style === 'openai') head.processingMs = '0'
   const send = (status: number, body: unknown, headers: Record<string, string> = {}): void =>
-    sendJson(res, requestId, status, JSON.stringify(body), headers)
+    sendJson(res, head, status, JSON.stringify(body), headers)
   const sendError = (dialect: WireDialect, status: number, message: string, param?: string, headers: Record<string, string> = {}): void => {
     const error = errorAnswer(dialect, status, message, param)
     send(status, error.body, { ...error.headers, ...headers })
@@ -224,9 +225,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   state.requests.push(record)
   const context: EncodeContext = { request, json, id, created: now, memory: state.memory, target }
   // The time "processing" took, as OpenAI reports it: what the fake spent before answering.
-  if (style === 'openai') res.setHeader('openai-processing-ms', String(Date.now() - started))
+  if (style === 'openai') head.processingMs = String(Date.now() - started)
   const answerProviderError = (planned: { name: ProviderErrorName; message?: string; retryAfterS?: number }): Promise<void> =>
-    sendProviderError(res, record, planned, { dialect: dialect.id, requestId, model: record.model, now })
+    sendProviderError(res, record, planned, { dialect: dialect.id, head, model: record.model, now })
   const plannedError = modelTraffic ? takePending(state.pendingProviderErrors) : undefined
   if (plannedError) return answerProviderError(plannedError)
   // Faults wait for a request the fake answers itself.
@@ -237,11 +238,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     res.socket?.destroy()
     return
   }
-  const answer = { res, requestId, fault, dialect }
+  const answer = { res, head, fault, dialect }
   if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
   if (forwarded && state.recordMode) {
-    // A forwarded answer carries the upstream's headers, not the fake's.
-    for (const name of res.getHeaderNames()) res.removeHeader(name)
+    // A forwarded answer carries the upstream's headers, not the fake's (none were set).
     const input = {
       dialect: dialect.id,
       method,
@@ -313,22 +313,22 @@ async function sendProviderError(
   res: ServerResponse,
   record: FakeRequest,
   planned: { name: ProviderErrorName; message?: string; retryAfterS?: number },
-  detail: { dialect: Dialect; requestId: string; model: string | undefined; now: number },
+  detail: { dialect: Dialect; head: AnswerHead; model: string | undefined; now: number },
 ): Promise<void> {
   if (planned.name === 'timeout') {
     record.error = { name: 'timeout', type: 'timeout', code: null, param: null, message: planned.message ?? 'no answer: the request timed out' }
     return closed(res)
   }
-  const answer = providerErrorAnswer(planned.name, detail.dialect, { ...planned, requestId: detail.requestId, model: detail.model, now: detail.now })
+  const answer = providerErrorAnswer(planned.name, detail.dialect, { ...planned, requestId: detail.head.requestId, model: detail.model, now: detail.now })
   record.status = answer.status
   record.error = answer.error
-  sendJson(res, detail.requestId, answer.status, JSON.stringify(answer.body), answer.headers)
+  sendJson(res, detail.head, answer.status, JSON.stringify(answer.body), answer.headers)
 }
 
 /** Where an answer goes, and the fault (if any) planned for it. */
 interface AnswerTarget {
   res: ServerResponse
-  requestId: string
+  head: AnswerHead
   fault: Fault | undefined
   dialect: WireDialect
 }
@@ -346,7 +346,7 @@ async function answerStream(
   record: FakeRequest,
   handlers: { rename: (id: string) => string; onBrainError: (error: unknown) => void | Promise<void> },
 ): Promise<void> {
-  const { res, requestId } = answer
+  const { res, head } = answer
   let leaving: AbortController | undefined
   // SSE headers go out when the brain accepts the call, before any latency wait; other framings
   // send theirs with the first frame.
@@ -363,7 +363,7 @@ async function answerStream(
       }
       return leaving.signal
     },
-    onAccepted: framing === 'sse' ? () => startSse(res, requestId) : undefined,
+    onAccepted: framing === 'sse' ? () => startSse(res, head) : undefined,
   }
   // Pull the first event before answering, so an error at the start (a refusal from a
   // ScriptedLLM, say) is a proper HTTP status the clients read and retry, not a broken stream.
@@ -377,7 +377,7 @@ async function answerStream(
     if (!res.headersSent) return handlers.onBrainError(error)
     failure = error
   }
-  const output = openStream(res, requestId, framing, {
+  const output = openStream(res, head, framing, {
     fault: answer.fault,
     // A failure once the stream has started ends it with the frames the provider sends for one
     // (Responses: `error` then `response.failed`).
@@ -466,8 +466,8 @@ function writeJson(answer: AnswerTarget, status: number, body: unknown, headers?
 
 async function writeText(answer: AnswerTarget, status: number, text: string, headers: Record<string, string> = {}): Promise<void> {
   const { fault } = answer
-  if (fault) return writeBrokenJson(answer.res, status, { ...jsonHeaders(answer.requestId), ...headers }, text, fault)
-  sendJson(answer.res, answer.requestId, status, text, headers)
+  if (fault) return writeBrokenJson(answer.res, status, answerHeaders(answer.head, { ...headers, ...jsonHeaders(answer.head.requestId) }), text, fault)
+  sendJson(answer.res, answer.head, status, text, headers)
 }
 
 /** A 200 JSON answer written piece by piece, with back-pressure; a planned fault gets the whole text. */
@@ -478,7 +478,7 @@ async function writePieces(answer: AnswerTarget, pieces: AsyncIterable<string>):
     for await (const piece of pieces) text += piece
     return writeText(answer, 200, text)
   }
-  res.writeHead(200, jsonHeaders(answer.requestId))
+  res.writeHead(200, answerHeaders(answer.head, jsonHeaders(answer.head.requestId)))
   for await (const piece of pieces) {
     if (res.destroyed) return
     if (!res.write(piece)) await new Promise<void>((resolve) => {
@@ -498,9 +498,10 @@ function jsonHeaders(requestId: string): Record<string, string> {
   return { 'content-type': 'application/json', 'x-request-id': requestId, 'request-id': requestId }
 }
 
-function sendJson(res: ServerResponse, requestId: string, status: number, text: string, headers: Record<string, string> = {}): void {
+function sendJson(res: ServerResponse, head: AnswerHead, status: number, text: string, headers?: Record<string, string>): void {
   if (res.destroyed || res.headersSent) return
-  res.writeHead(status, { ...headers, ...jsonHeaders(requestId), 'content-length': String(utf8Length(text)) })
+  const own = { ...headers, ...jsonHeaders(head.requestId), 'content-length': String(utf8Length(text)) }
+  res.writeHead(status, answerHeaders(head, own))
   res.end(text)
 }
 

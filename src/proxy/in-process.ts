@@ -198,9 +198,13 @@ class InProcessResponse extends Emitter {
     if (!this.headersSent) delete this.#headers[name.toLowerCase()]
   }
 
-  writeHead(status: number, headers: Record<string, string | number | readonly string[]> = {}): this {
+  writeHead(status: number, headers: Record<string, string | number | readonly string[]> | readonly string[] = {}): this {
     this.statusCode = status
-    for (const [name, value] of Object.entries(headers)) this.#headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
+    if (isNameValueList(headers)) {
+      for (let i = 0; i < headers.length; i += 2) this.#headers[headers[i].toLowerCase()] = headers[i + 1]
+    } else {
+      for (const [name, value] of Object.entries(headers)) this.#headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
+    }
     this.headersSent = true
     return this
   }
@@ -313,4 +317,9 @@ class InProcessResponse extends Emitter {
 /** Statuses whose answers carry no body. */
 function bodyless(status: number): boolean {
   return status === 204 || status === 205 || status === 304
+}
+
+/** Whether `writeHead` was given names and values in turn (as the proxy writes them) rather than an object. */
+function isNameValueList(headers: object): headers is readonly string[] {
+  return Array.isArray(headers)
 }

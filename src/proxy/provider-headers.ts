@@ -22,19 +22,19 @@ function resetAt(now: number, seconds: number): string {
   return lastReset.text
 }
 
-/** The last header list of each style, with the second it was made for. */
-const lastEntries = new Map<ErrorStyle, { now: number; entries: ReadonlyArray<readonly [string, string]> }>()
+/** The last headers of each style, with the second they were made for. */
+const lastHeaders = new Map<ErrorStyle, { now: number; headers: readonly string[] }>()
 
 /**
- * {@link providerHeaders} as a list of name and value, made once a second per style rather than
- * for every request.
+ * {@link providerHeaders} as names and values in turn (as `writeHead` takes them), made once a
+ * second per style rather than for every request.
  */
-export function providerHeaderEntries(style: ErrorStyle, now: number): ReadonlyArray<readonly [string, string]> {
-  const last = lastEntries.get(style)
-  if (last?.now === now) return last.entries
-  const entries = Object.entries(providerHeaders(style, now))
-  lastEntries.set(style, { now, entries })
-  return entries
+export function providerHeadersAt(style: ErrorStyle, now: number): readonly string[] {
+  const last = lastHeaders.get(style)
+  if (last?.now === now) return last.headers
+  const headers = Object.entries(providerHeaders(style, now)).flat()
+  lastHeaders.set(style, { now, headers })
+  return headers
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from 'node:http'
 import { nextTick } from '../internal/scheduling.js'
+import { answerHeaders, type AnswerHead } from './answer-head.js'
 import type { SseFrame } from './dialect.js'
 import type { Fault } from './faults.js'
 
@@ -59,9 +60,9 @@ export function closed(res: ServerResponse): Promise<void> {
  * brain produces at once leave in the same packet; a no-op once headers are sent. A server
  * calls it when a call is accepted, before any wait for the first event.
  */
-export function startSse(res: ServerResponse, requestId: string): void {
+export function startSse(res: ServerResponse, head: AnswerHead): void {
   if (res.headersSent || res.destroyed) return
-  res.writeHead(200, sseHeaders(requestId))
+  res.writeHead(200, answerHeaders(head, sseHeaders(head.requestId)))
   holdUntilTickEnds(res)
   // Sent now even if the first event is late (latency.firstChunkMs), as a real server does.
   res.flushHeaders()
@@ -84,8 +85,8 @@ export interface FramedBody {
  * writes: no promise or listener is made unless the socket's buffer is full, so memory stays
  * flat however many events a stream has.
  */
-export function sseBody(res: ServerResponse, requestId: string, fault: Fault | undefined): FramedBody {
-  startSse(res, requestId)
+export function sseBody(res: ServerResponse, head: AnswerHead, fault: Fault | undefined): FramedBody {
+  startSse(res, head)
   // Only a planned disconnect needs to know when the last frame reached the socket.
   const out = fault?.kind === 'disconnect' ? trackingWriter(res) : plainWriter(res)
   return {

@@ -8,6 +8,7 @@
  */
 import type { ServerResponse } from 'node:http'
 import type { EmitFrame, SseFrame, StreamFraming } from '../proxy/dialect.js'
+import { answerHeaders, type AnswerHead } from '../proxy/answer-head.js'
 import type { Fault } from '../proxy/faults.js'
 import { closed, sseBody, type FramedBody } from '../proxy/sse.js'
 import { encodeEventMessage, encodeExceptionMessage } from './eventstream.js'
@@ -45,9 +46,9 @@ export interface StreamOutput {
  * back-pressure, early leave and planned faults. A fault cuts the stream after
  * `fault.afterChunks` frames, error frames included.
  */
-export function openStream(res: ServerResponse, requestId: string, framing: StreamFraming, options: StreamOptions): StreamOutput {
+export function openStream(res: ServerResponse, head: AnswerHead, framing: StreamFraming, options: StreamOptions): StreamOutput {
   const { fault } = options
-  const body = framing === 'sse' ? sseBody(res, requestId, fault) : framedBody(res, requestId, framing)
+  const body = framing === 'sse' ? sseBody(res, head, fault) : framedBody(res, head, framing)
   let sent = 0
   let full = false
   const stopped = (): boolean => res.destroyed || (fault !== undefined && sent >= fault.afterChunks)
@@ -79,9 +80,10 @@ export function openStream(res: ServerResponse, requestId: string, framing: Stre
 }
 
 /** The body of an NDJSON, JSON-array or event-stream answer: a write per frame. */
-function framedBody(res: ServerResponse, requestId: string, framing: Exclude<StreamFraming, 'sse'>): FramedBody {
+function framedBody(res: ServerResponse, head: AnswerHead, framing: Exclude<StreamFraming, 'sse'>): FramedBody {
   const gone = closed(res)
-  res.writeHead(200, { 'content-type': contentTypes[framing], 'x-request-id': requestId, 'request-id': requestId, 'x-amzn-requestid': requestId })
+  const { requestId } = head
+  res.writeHead(200, answerHeaders(head, { 'content-type': contentTypes[framing], 'x-request-id': requestId, 'request-id': requestId, 'x-amzn-requestid': requestId }))
   res.flushHeaders()
   return {
     write: (frame, index) => !res.write(encodeFrame(framing, frame, index)),
