@@ -178,8 +178,9 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 /**
  * The key of an internal protocol between a brain and the proxy: a stream that has it hands
  * over, once its answer is known, all of its events as a plain iterator, which the proxy encodes
- * and writes with no `await` per event. A stream's consumer uses either it or the async iterator,
- * not both. @internal
+ * and writes with no `await` per event. The events end with the answer's `finish` (unless the
+ * reader stops first). A stream's consumer uses either it or the async iterator, not both.
+ * @internal
  */
 export const eventsAtOnce = Symbol.for('agent-doubles.eventsAtOnce')
 

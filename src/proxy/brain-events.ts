@@ -18,6 +18,11 @@ export interface BrainEventsOptions {
   rename: (id: string) => string
   /** Where the final response is noted. */
   record: FakeRequest
+  /**
+   * Whether the brain's events are sure to end with its `finish` (a stream read at once): then
+   * nothing streamed needs keeping to build one, which spares a long stream a list of its texts.
+   */
+  endsWithFinish?: boolean
 }
 
 /** Passes a brain's events to `encode`, renamed, cut after the first `finish`. */
@@ -39,7 +44,7 @@ export class BrainEvents {
       this.#finish(event)
       return false
     }
-    this.#said.add(event)
+    if (!this.#options.endsWithFinish) this.#said.add(event)
     this.#encode(renameToolCallEvent(event, this.#options.rename))
     return true
   }

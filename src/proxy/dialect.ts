@@ -10,13 +10,30 @@ import type { ResponseMemory } from './response-memory.js'
 import type { Dialect, ProxyFeature } from './types.js'
 import type { WireIdKind } from './wire-ids.js'
 
-/** One server-sent event: an optional `event:` name and one line of `data:`. */
+/**
+ * One server-sent event: an optional `event:` name and one line of `data:`. A hot encoder may
+ * give the data in three pieces, `before + data + after`, where the outer two are the same for
+ * every delta of a stream: written as they are, they spare each delta building its line as one
+ * string. Read the whole line with {@link frameData}.
+ */
 export interface SseFrame {
   event?: string
   data: string
+  /** Text the data line starts with, before `data`. */
+  before?: string
+  /** Text the data line ends with, after `data`. */
+  after?: string
 }
 
-/** Takes each frame of a streamed answer as its encoder makes it. */
+/** A frame's whole `data:` line. */
+export function frameData(frame: SseFrame): string {
+  return frame.before === undefined && frame.after === undefined ? frame.data : `${frame.before ?? ''}${frame.data}${frame.after ?? ''}`
+}
+
+/**
+ * Takes each frame of a streamed answer as its encoder makes it. The frame is read during the
+ * call and not kept, so an encoder may fill the same object again for its next frame.
+ */
 export type EmitFrame = (frame: SseFrame) => void
 
 /** Takes the events of a stream in order and emits their frames (see {@link ModelDialect.encodeStream}). */

@@ -383,7 +383,8 @@ async function answerStream(
     // (Responses: `error` then `response.failed`).
     onError: (error, framesSent) => streamErrorFrames(dialect, error, framesSent, context),
   })
-  const events = new BrainEvents(dialect.encodeStream(context, output.emit), { model: context.request.model, rename: handlers.rename, record })
+  const endsWithFinish = source !== undefined && 'nextNow' in source
+  const events = new BrainEvents(dialect.encodeStream(context, output.emit), { model: context.request.model, rename: handlers.rename, record, endsWithFinish })
   // The encoder's opening frames are out; the error follows them, as it would any event.
   if (!source) return output.fail(failure)
   await pump(source, events, output)

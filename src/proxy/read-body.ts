@@ -42,8 +42,8 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     }
     req.on('data', onData)
     req.once('end', () => resolve({ kind: 'ok', body: concatBytes(chunks) }))
-    req.once('aborted', () => resolve({ kind: 'aborted' }))
     req.once('error', () => resolve({ kind: 'aborted' }))
+    // An upload cut short closes before it is complete (Node's `aborted` event says the same, and is deprecated).
     req.once('close', () => {
       if (!req.complete) resolve({ kind: 'aborted' })
     })

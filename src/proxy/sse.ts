@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http'
 import { nextTick } from '../internal/scheduling.js'
 import { answerHeaders, type AnswerHead } from './answer-head.js'
-import type { SseFrame } from './dialect.js'
+import { frameData, type SseFrame } from './dialect.js'
 import type { Fault } from './faults.js'
 
 /**
@@ -14,7 +14,7 @@ import type { Fault } from './faults.js'
  * ends with a blank line: clients only dispatch an event at its blank line.
  */
 export function formatFrame(frame: SseFrame): string {
-  return `${frameHead(frame.event)}${frame.data}\n\n`
+  return `${frameHead(frame.event)}${frameData(frame)}\n\n`
 }
 
 /** The lines before a frame's data, made once per event name: a stream repeats a few names many times. */
@@ -137,14 +137,22 @@ function plainWriter(res: ServerResponse): Writer {
       if (res.destroyed) return false
       const batch = batchNow()
       const head = frameHead(frame.event)
-      batch.parts.push(head, frame.data, '\n\n')
-      batch.chars += head.length + frame.data.length + 2
+      const { before, data, after } = frame
+      const { parts } = batch
+      let n = batch.count
+      parts[n++] = head
+      if (before !== undefined) parts[n++] = before
+      parts[n++] = data
+      if (after !== undefined) parts[n++] = after
+      parts[n++] = '\n\n'
+      batch.count = n
+      batch.chars += head.length + (before?.length ?? 0) + data.length + (after?.length ?? 0) + 2
       return added(batch)
     },
     write(text) {
       if (res.destroyed) return false
       const batch = batchNow()
-      batch.parts.push(text)
+      batch.parts[batch.count++] = text
       batch.chars += text.length
       return added(batch)
     },
@@ -174,7 +182,9 @@ const held = new WeakMap<ServerResponse, Batch>()
 
 /** What a response holds: text in pieces, and their length. */
 interface Batch {
+  /** The pieces, in `parts[0 … count)`; any entries after them are empty strings. */
   parts: string[]
+  count: number
   chars: number
   /** Set once the batch was written (or dropped): later text goes in a new one. */
   left: boolean
@@ -187,7 +197,7 @@ interface Batch {
 function holdUntilTickEnds(res: ServerResponse): Batch {
   let batch = held.get(res)
   if (batch) return batch
-  batch = { parts: [], chars: 0, left: false }
+  batch = { parts: spareParts.pop() ?? [], count: 0, chars: 0, left: false }
   held.set(res, batch)
   corkable(res).cork()
   nextTick(release, res)
@@ -198,10 +208,28 @@ function release(res: ServerResponse): void {
   const batch = held.get(res)
   if (batch === undefined) return
   held.delete(res)
-  batch.left = true
-  if (batch.chars > 0 && !res.destroyed) res.write(batch.parts.join(''))
+  const text = leave(batch)
+  if (text !== undefined && !res.destroyed) res.write(text)
   corkable(res).uncork()
 }
+
+/**
+ * The batch's text, joined once as it leaves; its list of pieces is emptied and kept for a
+ * later batch. A stream's list grows to a few hundred pieces, and growing a fresh one for every
+ * answer was a good part of the garbage a stream made.
+ */
+function leave(batch: Batch): string | undefined {
+  batch.left = true
+  const { parts } = batch
+  const text = batch.chars > 0 ? parts.join('') : undefined
+  // Emptied in place (setting the length to 0 would give up the room it grew).
+  parts.fill('', 0, batch.count)
+  if (spareParts.length < 8 && parts.length <= 1024) spareParts.push(parts)
+  return text
+}
+
+/** Emptied lists of pieces, for the next batches (see {@link leave}). */
+const spareParts: string[][] = []
 
 /**
  * What holding corks: an HTTP/1.1 answer's own socket, so end() (which uncorks its socket fully)
@@ -221,8 +249,8 @@ function corkable(res: ServerResponse): { cork(): void; uncork(): void } {
 function end(res: ServerResponse): void {
   const batch = held.get(res)
   held.delete(res)
-  if (batch) batch.left = true
-  res.end(batch && batch.chars > 0 && !res.destroyed ? batch.parts.join('') : undefined)
+  const text = batch && leave(batch)
+  res.end(res.destroyed ? undefined : text)
 }
 
 /**

@@ -53,25 +53,28 @@ export type WireIdKind = keyof typeof formats
  */
 export function wireId(kind: WireIdKind, seed: string): string {
   const { head, alphabet, length } = formats[kind]
-  const text = `${kind}\0${seed}`
-  // Two 32-bit lanes of FNV-style hashing, with different primes, make a 64-bit seed.
+  // Two 32-bit lanes of FNV-style hashing, with different primes, make a 64-bit seed from
+  // `${kind}\0${seed}` (hashed in place: every request makes an id or two).
   let low = 0x811c9dc5
-  let high = 0x9e3779b9 ^ text.length
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
+  let high = 0x9e3779b9 ^ (kind.length + 1 + seed.length)
+  for (let i = 0; i <= kind.length + seed.length; i++) {
+    const code = i < kind.length ? kind.charCodeAt(i) : i === kind.length ? 0 : seed.charCodeAt(i - kind.length - 1)
     low = Math.imul(low ^ code, 0x01000193)
     high = Math.imul(high ^ code, 0x5bd1e995)
     high ^= high >>> 15
   }
   low = avalanche(low)
   high = avalanche(high ^ low)
-  const codes = new Array<number>(length)
+  const codes = (scratch[length] ??= new Array<number>(length).fill(0))
   for (let i = 0; i < length; i++) {
     low = (low + 0x9e3779b9) | 0
     codes[i] = alphabet.charCodeAt(avalanche(low ^ high) % alphabet.length)
   }
   return head + String.fromCharCode(...codes)
 }
+
+/** One list of character codes per id length, filled anew for each id (ids are made one at a time). */
+const scratch: number[][] = []
 
 /** Murmur3's finaliser: every input bit flips about half the output bits. Unsigned result. */
 function avalanche(value: number): number {

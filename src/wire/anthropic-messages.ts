@@ -209,8 +209,8 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const jsonTool = forcedJsonTool(context.json) !== undefined
   let index = -1
   let open: 'text' | 'thinking' | undefined
-  /** The open text or thinking block's delta frame up to its text. */
-  let deltaHead = ''
+  /** The open text or thinking block's delta frame, filled anew with each delta's text. */
+  const delta: SseFrame = { event: 'content_block_delta', before: '', data: '', after: '}}' }
   let jsonText = ''
 
   emit(frame({
@@ -255,12 +255,13 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
         index++
         open = kind
         const block = kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' }
-        deltaHead = `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}_delta","${kind}":`
+        delta.before = `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}_delta","${kind}":`
         emit(frame({ type: 'content_block_start', index, content_block: block }))
         if (index === 0) emit(PING)
       }
-      // The hot path: the text spliced into the block's own head, not an object serialised per delta.
-      emit({ event: 'content_block_delta', data: `${deltaHead}${JSON.stringify(event.text)}}}` })
+      // The hot path: only the text is serialised per delta; the rest of its line is the block's.
+      delta.data = JSON.stringify(event.text)
+      emit(delta)
     } else if (event.type === 'tool-call') {
       toolBlock(event.id, event.name, event.args)
     } else if (event.type === 'finish') {

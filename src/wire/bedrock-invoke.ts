@@ -6,7 +6,7 @@
  * @module
  */
 import { toBase64, utf8Bytes } from '../internal/bytes.js'
-import { BadRequest, type ModelDialect } from '../proxy/dialect.js'
+import { BadRequest, frameData, type ModelDialect } from '../proxy/dialect.js'
 import { anthropicMessages } from './anthropic-messages.js'
 import { bedrockErrorAnswer, bedrockStreamError, bedrockTarget } from './bedrock-converse.js'
 
@@ -28,7 +28,7 @@ export const bedrockInvoke: ModelDialect = {
   },
   encodeJson: (response, context) => anthropicMessages.encodeJson(response, context),
   encodeStream: (context, emit) =>
-    anthropicMessages.encodeStream(context, (frame) => emit({ event: 'chunk', data: JSON.stringify({ bytes: toBase64(utf8Bytes(frame.data)) }) })),
+    anthropicMessages.encodeStream(context, (frame) => emit({ event: 'chunk', data: JSON.stringify({ bytes: toBase64(utf8Bytes(frameData(frame))) }) })),
   framing: () => 'eventstream',
   streamError: (message) => [bedrockStreamError(message)],
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http'
-import type { EmitFrame, SseFrame, StreamFraming } from '../proxy/dialect.js'
+import { frameData, type EmitFrame, type SseFrame, type StreamFraming } from '../proxy/dialect.js'
 import { answerHeaders, type AnswerHead } from '../proxy/answer-head.js'
 import type { Fault } from '../proxy/faults.js'
 import { closed, sseBody, type FramedBody } from '../proxy/sse.js'
@@ -95,11 +95,12 @@ function framedBody(res: ServerResponse, head: AnswerHead, framing: Exclude<Stre
 
 /** One frame's bytes; `index` is its position (the JSON array's separators depend on it). */
 export function encodeFrame(framing: Exclude<StreamFraming, 'sse'>, frame: SseFrame, index: number): string | Uint8Array {
-  if (framing === 'ndjson') return `${frame.data}\n`
-  if (framing === 'json-array') return `${index === 0 ? '[' : ',\r\n'}${frame.data}`
+  const data = frameData(frame)
+  if (framing === 'ndjson') return `${data}\n`
+  if (framing === 'json-array') return `${index === 0 ? '[' : ',\r\n'}${data}`
   // An event named like `internalServerException` is an exception message, as Bedrock sends errors mid-stream.
-  if (frame.event?.endsWith('Exception')) return encodeExceptionMessage(frame.event, frame.data)
-  return encodeEventMessage(frame.event ?? 'chunk', frame.data)
+  if (frame.event?.endsWith('Exception')) return encodeExceptionMessage(frame.event, data)
+  return encodeEventMessage(frame.event ?? 'chunk', data)
 }
 
 async function breakStream(res: ServerResponse, fault: Fault, framing: StreamFraming, gone: Promise<void>): Promise<void> {

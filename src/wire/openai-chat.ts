@@ -179,6 +179,8 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const delta = (value: string, finish: string | null = null): SseFrame =>
     chunk(`[{"index":0,"delta":${value},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]`)
   const opening = '{"role":"assistant","content":"","refusal":null}'
+  // The hot path: a text delta's chunk is the same but for its text, which alone is serialised.
+  const textDelta: SseFrame = { before: `${head},"choices":[{"index":0,"delta":{"content":`, data: '', after: `},"logprobs":null,"finish_reason":null}]${tail}` }
 
   let roleSent = false
   let callIndex = 0
@@ -186,7 +188,10 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
     if (event.type === 'text-delta') {
       if (!roleSent) emit(delta(opening))
       roleSent = true
-      if (event.text !== '') emit(delta(`{"content":${JSON.stringify(event.text)}}`))
+      if (event.text !== '') {
+        textDelta.data = JSON.stringify(event.text)
+        emit(textDelta)
+      }
     } else if (event.type === 'tool-call') {
       const index = callIndex++
       const [first, ...rest] = splitArguments(argumentsJson(event.args))

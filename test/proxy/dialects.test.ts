@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { ModelResponse } from '../../src/llm/types.js'
-import { splitArguments, type EncodeContext, type ModelDialect } from '../../src/proxy/dialect.js'
+import { frameData, splitArguments, type EncodeContext, type ModelDialect } from '../../src/proxy/dialect.js'
 import { BrainEvents } from '../../src/proxy/brain-events.js'
 import type { FakeRequest } from '../../src/proxy/types.js'
 import { anthropicMessages } from '../../src/wire/anthropic-messages.js'
@@ -40,7 +40,7 @@ describe.each(replays)('$id round-trips through the neutral model', ({ dialect, 
   test('a stream always ends with the finish frames, whatever the brain forgot', () => {
     const frames: string[] = []
     const record = {} as FakeRequest
-    const encode = dialect.encodeStream(context({ stream_options: { include_usage: true } }), (frame) => frames.push(frame.data))
+    const encode = dialect.encodeStream(context({ stream_options: { include_usage: true } }), (frame) => frames.push(frameData(frame)))
     const events = new BrainEvents(encode, { model: 'm', rename: (id) => id, record })
     // The brain sends one delta and stops without a finish.
     expect(events.pass({ type: 'text-delta', text: 'hi' })).toBe(true)
