@@ -8,6 +8,7 @@
 interface NodeBufferLike {
   byteLength(text: string, encoding: 'utf8'): number
   from(bytes: ArrayBufferLike, offset?: number, length?: number): { toString(encoding: 'utf8' | 'base64' | 'hex'): string }
+  from(text: string, encoding: 'utf8'): Uint8Array
 }
 
 /** Node's `Buffer`, or `undefined` where there is none. */
@@ -20,6 +21,15 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
 /** The UTF-8 length of `text` in bytes (a `content-length`). */
 export function utf8Length(text: string): number {
   return NodeBuffer ? NodeBuffer.byteLength(text, 'utf8') : encoder.encode(text).byteLength
+}
+
+/**
+ * `text` as the UTF-8 bytes of an answer's body, to be written and dropped: under Node a small
+ * one is a view of its shared buffer pool, so it costs no memory of its own, and the socket
+ * takes the bytes as they are rather than encoding the text again.
+ */
+export function utf8Body(text: string): Uint8Array {
+  return NodeBuffer ? NodeBuffer.from(text, 'utf8') : encoder.encode(text)
 }
 
 /** `text` as UTF-8 bytes. */

@@ -15,7 +15,7 @@ import { readTranscript } from './transcript.js'
 import { isUsage, type UsageOption } from './usage.js'
 import { toLanguageModel, type AiLanguageModel } from './language-model.js'
 import { compileRule, noRuleMatched, readRules, type Rule, type RuleMatch, type RuleOptions } from './rules.js'
-import type { Reply } from './reply.js'
+import type { Reply, ReplyDraft } from './reply.js'
 
 /** Options of a {@link ScriptedLLM}. */
 export interface ScriptedLLMOptions {
@@ -324,9 +324,11 @@ export class ScriptedLLM implements LLM {
 
   async #generate(req: ModelRequest, cursor: Cursor): Promise<ModelResponse> {
     const index = this.#record(req)
-    await this.#acquire()
+    const waiting = this.#acquire()
+    if (waiting) await waiting
     try {
-      return await this.#answer(req, cursor, index)
+      const answer = this.#answer(req, cursor, index)
+      return answer instanceof Promise ? await answer : answer
     } finally {
       this.#release()
     }
@@ -355,9 +357,11 @@ export class ScriptedLLM implements LLM {
   /** Records the call, takes a slot and answers it; the caller releases the slot once the stream ends. */
   async #acceptedAnswer(req: ModelRequest, cursor: Cursor, options: StreamOptions): Promise<ModelResponse> {
     const index = this.#record(req)
-    await this.#acquire()
+    const waiting = this.#acquire()
+    if (waiting) await waiting
     try {
-      const response = await this.#answer(req, cursor, index)
+      const answer = this.#answer(req, cursor, index)
+      const response = answer instanceof Promise ? await answer : answer
       options.onAccepted?.()
       return response
     } catch (error) {
@@ -379,9 +383,17 @@ export class ScriptedLLM implements LLM {
     return this.requests.length - 1
   }
 
-  async #answer(req: ModelRequest, cursor: Cursor, index: number): Promise<ModelResponse> {
+  /**
+   * The answer to call `index`: at once when its reply is (a scripted reply, a map's or an
+   * array's), so an answer the script already holds costs no promise; else once it settles.
+   */
+  #answer(req: ModelRequest, cursor: Cursor, index: number): ModelResponse | Promise<ModelResponse> {
     const rule = this.#ruleFor(req, index + 1)
-    const draft = rule ? await rule.answer(req, index + 1) : await this.#source.answer(req, cursor, index + 1)
+    const draft = rule ? rule.answer(req, index + 1) : this.#source.answer(req, cursor, index + 1)
+    return draft instanceof Promise ? draft.then((settled) => this.#complete(settled, req, index)) : this.#complete(draft, req, index)
+  }
+
+  #complete(draft: ReplyDraft | Error, req: ModelRequest, index: number): ModelResponse {
     if (isError(draft)) throw draft
     const model = this.#options.model ?? (typeof req.model === 'string' && req.model !== '' ? req.model : 'mock')
     const response = completeReply(draft, { req, callNumber: index + 1, usage: this.#options.usage ?? 'estimate', model })
@@ -399,11 +411,17 @@ export class ScriptedLLM implements LLM {
     return this.#rules[index]
   }
 
-  async #acquire(): Promise<void> {
+  /** Takes a slot: at once when one is free (`undefined`), else a promise that settles with one. */
+  #acquire(): Promise<void> | undefined {
     const slots = this.#options.slots
-    if (slots !== undefined && this.#inFlight >= slots) await new Promise<void>((resolve) => this.#waiting.push(resolve))
-    else this.#inFlight++
+    if (slots !== undefined && this.#inFlight >= slots) {
+      return new Promise<void>((resolve) => this.#waiting.push(resolve)).then(() => {
+        this.#maxConcurrent = Math.max(this.#maxConcurrent, this.#inFlight)
+      })
+    }
+    this.#inFlight++
     this.#maxConcurrent = Math.max(this.#maxConcurrent, this.#inFlight)
+    return undefined
   }
 
   /** Hands the slot straight to the next waiting call (first come, first served), or frees it. */

@@ -374,8 +374,10 @@ export class Accumulated {
 
 /** Maps the neutral finish reason to the OpenAI Chat one. */
 export function chatFinishReason(reason: ModelResponse['finishReason']): string {
-  return { stop: 'stop', 'tool-calls': 'tool_calls', length: 'length', 'content-filter': 'content_filter' }[reason] ?? 'stop'
+  return chatFinishReasons[reason] ?? 'stop'
 }
+
+const chatFinishReasons: Readonly<Record<string, string>> = { stop: 'stop', 'tool-calls': 'tool_calls', length: 'length', 'content-filter': 'content_filter' }
 
 /** How messages about the proxy's brain begin. */
 export const LLM_ERROR_PREFIX = '[agent-doubles] FakeProxy: the LLM'

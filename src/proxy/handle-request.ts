@@ -38,7 +38,7 @@ import { errorStyleFor, findRoute, isAgentApiPath, providerForUnknownPath } from
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from './response-memory.js'
 import { readBody } from './read-body.js'
-import { utf8Length } from '../internal/bytes.js'
+import { utf8Body } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
 import { BrainEvents } from './brain-events.js'
 import { renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
@@ -501,9 +501,11 @@ function jsonHeaders(requestId: string): Record<string, string> {
 
 function sendJson(res: ServerResponse, head: AnswerHead, status: number, text: string, headers?: Record<string, string>): void {
   if (res.destroyed || res.headersSent) return
-  const own = { ...headers, ...jsonHeaders(head.requestId), 'content-length': String(utf8Length(text)) }
+  const { requestId } = head
+  const body = utf8Body(text)
+  const own = { ...headers, 'content-type': 'application/json', 'x-request-id': requestId, 'request-id': requestId, 'content-length': String(body.byteLength) }
   res.writeHead(status, answerHeaders(head, own))
-  res.end(text)
+  res.end(body)
 }
 
 async function serveAgentApi(

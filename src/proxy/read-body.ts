@@ -41,10 +41,11 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       chunks.push(chunk)
     }
     req.on('data', onData)
-    req.once('end', () => resolve({ kind: 'ok', body: concatBytes(chunks) }))
-    req.once('error', () => resolve({ kind: 'aborted' }))
+    // `on`, not `once`: the request is read once and then dropped, and a promise settles once.
+    req.on('end', () => resolve({ kind: 'ok', body: concatBytes(chunks) }))
+    req.on('error', () => resolve({ kind: 'aborted' }))
     // An upload cut short closes before it is complete (Node's `aborted` event says the same, and is deprecated).
-    req.once('close', () => {
+    req.on('close', () => {
       if (!req.complete) resolve({ kind: 'aborted' })
     })
   })

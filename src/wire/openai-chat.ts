@@ -135,8 +135,13 @@ function decodeToolChoice(choice: unknown): ToolChoice | undefined {
 }
 
 function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
-  const text = response.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
-  const calls = response.content.flatMap((part) => (part.type === 'tool-call' ? [part] : []))
+  // Loops, not flatMap: V8 does not optimise flatMap, and every JSON answer comes through here.
+  let text = ''
+  const calls: Array<Extract<Part, { type: 'tool-call' }>> = []
+  for (const part of response.content) {
+    if (part.type === 'text') text += part.text
+    else if (part.type === 'tool-call') calls.push(part)
+  }
   const message: Record<string, unknown> = {
     role: 'assistant',
     content: text === '' && calls.length > 0 ? null : text,
