@@ -36,7 +36,11 @@ export function chunkText(text: string, chunking: Chunking): string[] {
 function chunkEnd(text: string, at: number, chunking: Chunking): number {
   if (chunking === 'words') {
     let end = at === 0 ? skipSpace(text, 0) : at
-    while (end < text.length && !isSpace(text.charCodeAt(end))) end++
+    // Printable ASCII is settled here: the call per character is for the rest.
+    for (let code = text.charCodeAt(end); end < text.length; code = text.charCodeAt(++end)) {
+      if (code > 0x20 && code < 0x7f) continue
+      if (isSpace(code)) break
+    }
     return skipSpace(text, end)
   }
   let end = at

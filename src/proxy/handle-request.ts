@@ -419,8 +419,10 @@ async function pump(source: EventSource, events: BrainEvents, output: StreamOutp
       }
       if (!events.pass(step.value) || output.stopped()) break
       const room = output.room()
-      if (room) await room
-      if (output.stopped()) break
+      if (room) {
+        await room
+        if (output.stopped()) break
+      }
       step = 'nextNow' in source ? source.nextNow() : await source.next()
     }
   } catch (error) {

@@ -90,7 +90,7 @@ export function sseBody(res: ServerResponse, head: AnswerHead, fault: Fault | un
   // Only a planned disconnect needs to know when the last frame reached the socket.
   const out = fault?.kind === 'disconnect' ? trackingWriter(res) : plainWriter(res)
   return {
-    write: (frame) => out.writeFrame(frame),
+    write: out.writeFrame,
     drained: () => drainedOrClosed(res),
     break: (planned) => breakStream(res, planned, out),
     end: () => end(res),
