@@ -29,12 +29,14 @@ export interface BrainEventsOptions {
 export class BrainEvents {
   readonly #encode: StreamEncoder
   readonly #options: BrainEventsOptions
-  readonly #said = new Accumulated()
+  /** What was streamed, kept only for a brain that may stop without a finish. */
+  readonly #said: Accumulated | undefined
   #finished = false
 
   constructor(encode: StreamEncoder, options: BrainEventsOptions) {
     this.#encode = encode
     this.#options = options
+    this.#said = options.endsWithFinish ? undefined : new Accumulated()
   }
 
   /** Passes `event` on; `false` once the stream is over (a `finish` passed), when the brain need not be read further. */
@@ -44,14 +46,14 @@ export class BrainEvents {
       this.#finish(event)
       return false
     }
-    if (!this.#options.endsWithFinish) this.#said.add(event)
+    this.#said?.add(event)
     this.#encode(renameToolCallEvent(event, this.#options.rename))
     return true
   }
 
   /** Ends a stream whose brain stopped without a `finish`, with one built from what was streamed. */
   end(): void {
-    if (!this.#finished) this.#finish(finishOf(this.#said, this.#options.model))
+    if (!this.#finished) this.#finish(finishOf(this.#said ?? new Accumulated(), this.#options.model))
   }
 
   #finish(finish: StreamEvent): void {
