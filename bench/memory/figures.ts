@@ -40,6 +40,22 @@ export const figures: FigureGroup[] = [
     },
   },
   {
+    title: 'garbage per request on the server: allocated answering one request (server alone, raw HTTP/1.1 client)',
+    async measure(quick) {
+      const result = await child('./garbage.ts', [String(quick ? 1000 : 3000)])
+      const kinds = [
+        ['json', 'openai JSON'],
+        ['chatStream', 'openai stream (50)'],
+        ['messagesStream', 'Anthropic stream (48)'],
+      ] as const
+      return kinds.flatMap(([key, label]) => [
+        { name: `${label}: floor (bare node:http)`, value: result[`${key}.floor`] / 1024, unit: 'KiB' },
+        { name: `${label}: FakeProxy + ScriptedLLM`, value: result[`${key}.proxy`] / 1024, unit: 'KiB' },
+        { name: `${label}: FakeProxy ÷ floor`, value: result[`${key}.proxy`] / result[`${key}.floor`], unit: '×' },
+      ])
+    },
+  },
+  {
     title: '100k-turn transcript loaded with ScriptedLLM.fromTranscript',
     async measure(quick) {
       const result = await child('./transcript.ts', [String(quick ? 20_000 : 100_000)])
