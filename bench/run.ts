@@ -10,7 +10,8 @@
  *
  * `npm run bench` (about 4 minutes); `npm run bench -- --quick` (about a minute, noisier);
  * BENCH_ONLY=agent|llm|proxy|in-process|memory|fixtures runs one family; BENCH_TIME_MS and BENCH_ROUNDS
- * set the effort.
+ * set the effort, BENCH_WARMUP_MS how long each case runs alone first (V8 needs a few thousand
+ * requests to optimise FakeProxy: 8000 measures the steady state).
  */
 import { groups as proxyGroups } from './proxy/wire.bench.js'
 import { groups as laneGroups } from './proxy/lanes.bench.js'
