@@ -113,14 +113,17 @@ class ResponseEvents implements IterableIterator<StreamEvent> {
       if (part.type === 'text' || part.type === 'reasoning') {
         const type = part.type === 'text' ? 'text-delta' : 'reasoning-delta'
         const { text } = part
-        const at = this.#at
-        if (at < text.length && !(at === -1 && text === '' && type === 'reasoning-delta')) {
-          // An empty text still streams as one (empty) delta, so a stream carries the same
-          // text block the JSON answer does.
-          const start = at === -1 ? 0 : at
-          const end = text === '' ? 0 : chunkEnd(text, start, this.#chunking)
-          this.#at = text === '' ? 1 : end
+        const start = Math.max(this.#at, 0)
+        if (start < text.length) {
+          const end = chunkEnd(text, start, this.#chunking)
+          this.#at = end
           return { type, text: text.slice(start, end) }
+        }
+        // An empty text still streams as one (empty) delta, so a stream carries the same text
+        // block the JSON answer does.
+        if (text === '' && type === 'text-delta' && this.#at === -1) {
+          this.#at = 0
+          return { type, text: '' }
         }
       } else if (part.type === 'tool-call' && this.#at === -1) {
         this.#at = 0

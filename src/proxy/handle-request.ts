@@ -469,7 +469,7 @@ function writeJson(answer: AnswerTarget, status: number, body: unknown, headers?
 
 async function writeText(answer: AnswerTarget, status: number, text: string, headers: Record<string, string> = {}): Promise<void> {
   const { fault } = answer
-  if (fault) return writeBrokenJson(answer.res, status, answerHeaders(answer.head, { ...headers, ...jsonHeaders(answer.head.requestId) }), text, fault)
+  if (fault) return writeBrokenJson(answer.res, status, answerHeaders(answer.head, jsonHeaders(answer.head.requestId, headers)), text, fault)
   sendJson(answer.res, answer.head, status, text, headers)
 }
 
@@ -497,15 +497,16 @@ async function writePieces(answer: AnswerTarget, pieces: AsyncIterable<string>):
   if (!res.destroyed) res.end()
 }
 
-function jsonHeaders(requestId: string): Record<string, string> {
-  return { 'content-type': 'application/json', 'x-request-id': requestId, 'request-id': requestId }
+/** A JSON answer's own headers: `headers`, then its type and request id (which win). */
+function jsonHeaders(requestId: string, headers?: Record<string, string>): Record<string, string> {
+  return { ...headers, 'content-type': 'application/json', 'x-request-id': requestId, 'request-id': requestId }
 }
 
 function sendJson(res: ServerResponse, head: AnswerHead, status: number, text: string, headers?: Record<string, string>): void {
   if (res.destroyed || res.headersSent) return
-  const { requestId } = head
   const body = utf8Body(text)
-  const own = { ...headers, 'content-type': 'application/json', 'x-request-id': requestId, 'request-id': requestId, 'content-length': String(body.byteLength) }
+  const own = jsonHeaders(head.requestId, headers)
+  own['content-length'] = String(body.byteLength)
   res.writeHead(status, answerHeaders(head, own))
   res.end(body)
 }
