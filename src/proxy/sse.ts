@@ -132,21 +132,36 @@ function plainWriter(res: ServerResponse): Writer {
   // The batch being filled, kept at hand rather than looked up per frame; a new one once it left.
   let current: Batch | undefined
   const batchNow = (): Batch => (current !== undefined && !current.left ? current : (current = holdUntilTickEnds(res)))
+  // A stream's deltas repeat one frame with new data: its head and fixed text before the data
+  // are joined once, and so are the text after it and the blank line, which makes a frame three
+  // pieces rather than five (the join as the batch leaves is a good part of a stream's cost).
+  let prefix = ''
+  let prefixHead: string | undefined
+  let prefixBefore: string | undefined
+  let suffix = '\n\n'
+  let suffixAfter: string | undefined
   return {
     writeFrame(frame) {
       if (res.destroyed) return false
       const batch = batchNow()
       const head = frameHead(frame.event)
       const { before, data, after } = frame
+      if (head !== prefixHead || before !== prefixBefore) {
+        prefixHead = head
+        prefixBefore = before
+        prefix = before === undefined ? head : head + before
+      }
+      if (after !== suffixAfter) {
+        suffixAfter = after
+        suffix = after === undefined ? '\n\n' : `${after}\n\n`
+      }
       const { parts } = batch
       let n = batch.count
-      parts[n++] = head
-      if (before !== undefined) parts[n++] = before
+      parts[n++] = prefix
       parts[n++] = data
-      if (after !== undefined) parts[n++] = after
-      parts[n++] = '\n\n'
+      parts[n++] = suffix
       batch.count = n
-      batch.chars += head.length + (before?.length ?? 0) + data.length + (after?.length ?? 0) + 2
+      batch.chars += prefix.length + data.length + suffix.length
       return added(batch)
     },
     write(text) {

@@ -24,6 +24,7 @@ import {
   type StreamEncoder,
 } from '../proxy/dialect.js'
 import { wireId } from '../proxy/wire-ids.js'
+import { jsonStringContent } from '../internal/json-string.js'
 
 /** The Anthropic Messages dialect. */
 export const anthropicMessages: ModelDialect = {
@@ -210,7 +211,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   let index = -1
   let open: 'text' | 'thinking' | undefined
   /** The open text or thinking block's delta frame, filled anew with each delta's text. */
-  const delta: SseFrame = { event: 'content_block_delta', before: '', data: '', after: '}}' }
+  const delta: SseFrame = { event: 'content_block_delta', before: '', data: '', after: '"}}' }
   let jsonText = ''
 
   emit(frame({
@@ -255,12 +256,13 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
         index++
         open = kind
         const block = kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' }
-        delta.before = `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}_delta","${kind}":`
+        delta.before = `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}_delta","${kind}":"`
         emit(frame({ type: 'content_block_start', index, content_block: block }))
         if (index === 0) emit(PING)
       }
-      // The hot path: only the text is serialised per delta; the rest of its line is the block's.
-      delta.data = JSON.stringify(event.text)
+      // The hot path: only the text is serialised per delta (most need no escaping, and no
+      // copy); the rest of its line, quotes included, is the block's.
+      delta.data = jsonStringContent(event.text)
       emit(delta)
     } else if (event.type === 'tool-call') {
       toolBlock(event.id, event.name, event.args)

@@ -27,6 +27,7 @@ import {
   type StreamEncoder,
 } from '../proxy/dialect.js'
 import { wireId } from '../proxy/wire-ids.js'
+import { jsonStringContent } from '../internal/json-string.js'
 
 /**
  * The `system_fingerprint` answers carry: real ones name the backend configuration
@@ -185,7 +186,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
     chunk(`[{"index":0,"delta":${value},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]`)
   const opening = '{"role":"assistant","content":"","refusal":null}'
   // The hot path: a text delta's chunk is the same but for its text, which alone is serialised.
-  const textDelta: SseFrame = { before: `${head},"choices":[{"index":0,"delta":{"content":`, data: '', after: `},"logprobs":null,"finish_reason":null}]${tail}` }
+  const textDelta: SseFrame = { before: `${head},"choices":[{"index":0,"delta":{"content":"`, data: '', after: `"},"logprobs":null,"finish_reason":null}]${tail}` }
 
   let roleSent = false
   let callIndex = 0
@@ -194,7 +195,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
       if (!roleSent) emit(delta(opening))
       roleSent = true
       if (event.text !== '') {
-        textDelta.data = JSON.stringify(event.text)
+        textDelta.data = jsonStringContent(event.text)
         emit(textDelta)
       }
     } else if (event.type === 'tool-call') {
