@@ -31,13 +31,20 @@ interface Registration {
  * client re-registering after a restart finds them. The enrolment list never changes.
  */
 export class AgentBook {
-  readonly #enrolled: ReadonlySet<string> | undefined
+  #enrolled: ReadonlySet<string> | undefined
   readonly #registrations = new Map<string, Registration>()
   readonly #files = new Map<string, { kinds: Set<FilesKind>; names: Set<string>; files: Record<string, string> }>()
 
   /** `agents` undefined: every valid agent name counts as enrolled. */
   constructor(agents: readonly string[] | undefined) {
     this.#enrolled = agents === undefined ? undefined : new Set(agents)
+  }
+
+  /** An empty book with the same enrolment, for a lane (its list is shared, as it never changes). */
+  emptyCopy(): AgentBook {
+    const book = new AgentBook(undefined)
+    book.#enrolled = this.#enrolled
+    return book
   }
 
   /** Whether `agent` may use the proxy. */

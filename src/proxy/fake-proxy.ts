@@ -196,7 +196,6 @@ export class FakeProxy {
     laneSeed = undefined
     // A lane's options are its proxy's, checked when the proxy was made: a test pays no second check.
     if (!lane) FakeProxy.#checkOptions(options)
-    const agents = checkAgentNames(OWNER, options.agents)
     this.#options = options
     this.#lane = lane
     this.#lanes = lane?.table ?? new LaneTable()
@@ -204,9 +203,11 @@ export class FakeProxy {
     let count = 0
     this.#state = {
       lane: lane?.name,
-      book: new AgentBook(agents),
+      // A lane shares what its proxy built of the options (its enrolment, its features): a test's
+      // lane is made with no second check or copy of them.
+      book: lane ? lane.parentState.book.emptyCopy() : new AgentBook(checkAgentNames(OWNER, options.agents)),
       strict: options.strict ?? false,
-      features: new Set(options.features ?? allFeatures),
+      features: lane ? lane.parentState.features : new Set(options.features ?? allFeatures),
       brain: () => this.#llm ?? defaultBrain,
       requests: [],
       refusals: [],
