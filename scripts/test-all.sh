@@ -114,5 +114,8 @@ if grep -q 'open handle' "$log"/jest-*.txt; then
 fi
 
 echo
-echo "tests: $passed passed, $failed failed ($((SECONDS - started)) s)"
+# A step can fail with no failing test (a Jest suite that could not load, a type check): say so.
+unaccounted=''
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then unaccounted=' — and a step failed (see ✗ above)'; fi
+echo "tests: $passed passed, $failed failed ($((SECONDS - started)) s)$unaccounted"
 exit $status
