@@ -9,7 +9,12 @@
  * @module
  */
 import vm from 'node:vm'
-import { Agent, Dispatcher } from 'undici'
+import type { Agent, Dispatcher } from 'undici'
+// undici's Dispatcher class alone, not the package's main module: that one (its clients, fetch,
+// mocks: 1.1 MB) cost every Jest test file about 35 ms to evaluate again, and Node's own fetch
+// needs none of it. A test (test/routing/undici-dispatcher.test.ts) checks that this file is the
+// class undici exports, so an undici that moves it fails here rather than for a user.
+import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
 import type { Decide } from './decision.js'
 import { withHost } from './host-header.js'
 import { stackedHook, type StackedHook } from './process-hook.js'
@@ -50,7 +55,7 @@ function failBeforeSending(handler: Dispatcher.DispatchHandler, error: Error): v
 }
 
 /** A dispatcher that asks the latest `decide` about each request, then passes, reroutes or fails it. */
-class GuardedDispatcher extends Dispatcher {
+class GuardedDispatcher extends DispatcherClass {
   readonly #inner: Dispatcher
   readonly #decider: () => Decide | undefined
 
@@ -91,16 +96,66 @@ interface DispatcherHook extends StackedHook {
   /** What each key held before: its dispatcher, or no property at all. */
   found: Array<{ key: symbol; had: boolean; dispatcher: Dispatcher | undefined }>
   guarded: GuardedDispatcher
-  /** The Agent made for a realm that had no dispatcher yet (Node makes its own lazily). */
-  made: Agent | undefined
+  /** The stand-in for a realm whose runtime made no dispatcher (see {@link LazyAgent}). */
+  made: LazyAgent | undefined
 }
 
 const HOOK_KEY = Symbol.for('agent-doubles.dispatcher-hook')
 
+/**
+ * The Agent of a realm that has no global dispatcher and whose runtime makes none (a vm
+ * context, such as a Jest test file's): undici is loaded and the Agent made on the first request
+ * sent through it, so a file that sends none never loads undici.
+ */
+class LazyAgent extends DispatcherClass {
+  #agent: Promise<Agent> | undefined
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    this.#agent ??= import('undici').then(({ Agent }) => new Agent())
+    // Handlers hear from a dispatcher later in any case (connecting takes a turn): starting once
+    // undici has loaded is no different to them.
+    this.#agent.then(
+      (agent) => agent.dispatch(options, handler),
+      (error: unknown) => failBeforeSending(handler, error instanceof Error ? error : new Error(String(error))),
+    )
+    return true
+  }
+
+  override close(): Promise<void>
+  override close(callback: () => void): void
+  override close(callback?: () => void): Promise<void> | void {
+    const closed = this.#agent ? this.#agent.then((agent) => agent.close()) : Promise.resolve()
+    if (!callback) return closed
+    void closed.then(callback)
+  }
+
+  override destroy(): Promise<void>
+  override destroy(error: Error | null): Promise<void>
+  override destroy(callback: () => void): void
+  override destroy(error: Error | null, callback: () => void): void
+  override destroy(...args: unknown[]): Promise<void> | void {
+    const callback = args.find((arg): arg is () => void => typeof arg === 'function')
+    const destroyed = this.#agent ? this.#agent.then((agent) => agent.destroy()) : Promise.resolve()
+    if (!callback) return destroyed
+    void destroyed.then(callback)
+  }
+}
+
+/**
+ * Node makes the dispatcher its `fetch` runs on when its own copy of undici first loads, and
+ * reading `Response` loads it: the guard then wraps the dispatcher a client would find there,
+ * rather than one of its own. (Importing undici's main module did the same with undici's Agent.)
+ */
+function letRuntimeMakeDispatcher(realm: Holder): void {
+  if (GLOBAL_DISPATCHER_KEYS.some((key) => realm[key] !== undefined)) return
+  void (realm as { Response?: unknown }).Response
+}
+
 function createHook(realm: Holder): DispatcherHook {
+  letRuntimeMakeDispatcher(realm)
   const found = GLOBAL_DISPATCHER_KEYS.map((key) => ({ key, had: key in realm, dispatcher: realm[key] }))
   const existing = found[0]?.dispatcher ?? found[1]?.dispatcher
-  const made = existing ? undefined : new Agent()
+  const made = existing ? undefined : new LazyAgent()
   const hook: DispatcherHook = { deciders: [], found, made, guarded: undefined as unknown as GuardedDispatcher }
   hook.guarded = new GuardedDispatcher((existing ?? made) as Dispatcher, () => hook.deciders.at(-1))
   return hook
