@@ -96,22 +96,24 @@ interface DispatcherHook extends StackedHook {
   /** What each key held before: its dispatcher, or no property at all. */
   found: Array<{ key: symbol; had: boolean; dispatcher: Dispatcher | undefined }>
   guarded: GuardedDispatcher
-  /** The stand-in for a realm whose runtime made no dispatcher (see {@link LazyAgent}). */
+  /** The Agent requests go through when the realm had no dispatcher or only Node's default (see {@link LazyAgent}). */
   made: LazyAgent | undefined
 }
 
 const HOOK_KEY = Symbol.for('agent-doubles.dispatcher-hook')
 
 /**
- * The Agent of a realm that has no global dispatcher and whose runtime makes none (a vm
- * context, such as a Jest test file's): undici is loaded and the Agent made on the first request
- * sent through it, so a file that sends none never loads undici.
+ * The Agent the guard sends requests through when the realm has no dispatcher of its own (or only
+ * Node's default): undici's main module is loaded, and the Agent made, on the first request, so
+ * a process or Jest test file that sends none never loads it. Closed when the guard comes off.
  */
 class LazyAgent extends DispatcherClass {
   #agent: Promise<Agent> | undefined
+  #made: Agent | undefined
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    this.#agent ??= import('undici').then(({ Agent }) => new Agent())
+    if (this.#made) return this.#made.dispatch(options, handler)
+    this.#agent ??= import('undici').then(({ Agent }) => (this.#made = new Agent()))
     // Handlers hear from a dispatcher later in any case (connecting takes a turn): starting once
     // undici has loaded is no different to them.
     this.#agent.then(
@@ -141,23 +143,33 @@ class LazyAgent extends DispatcherClass {
   }
 }
 
+/** Marks the dispatcher Node's `fetch` made at the guard's request (kept on that object, not on the realm). */
+const RUNTIME_DEFAULT = Symbol.for('agent-doubles.runtime-default-dispatcher')
+
 /**
- * Node makes the dispatcher its `fetch` runs on when its own copy of undici first loads, and
- * reading `Response` loads it: the guard then wraps the dispatcher a client would find there,
- * rather than one of its own. (Importing undici's main module did the same with undici's Agent.)
+ * Makes sure the realm has a global dispatcher when its runtime makes one: Node makes the one
+ * its `fetch` runs on when its own copy of undici first loads, and reading `Response` loads it.
+ * The guard then never leaves a realm without one (Node's copy, once loaded, would not make
+ * another), and a later install knows that dispatcher for Node's default by its mark.
  */
 function letRuntimeMakeDispatcher(realm: Holder): void {
   if (GLOBAL_DISPATCHER_KEYS.some((key) => realm[key] !== undefined)) return
   void (realm as { Response?: unknown }).Response
+  const made = GLOBAL_DISPATCHER_KEYS.map((key) => realm[key]).find((dispatcher) => dispatcher !== undefined)
+  if (made) Object.defineProperty(made, RUNTIME_DEFAULT, { value: true })
 }
 
 function createHook(realm: Holder): DispatcherHook {
   letRuntimeMakeDispatcher(realm)
   const found = GLOBAL_DISPATCHER_KEYS.map((key) => ({ key, had: key in realm, dispatcher: realm[key] }))
   const existing = found[0]?.dispatcher ?? found[1]?.dispatcher
-  const made = existing ? undefined : new LazyAgent()
+  // Requests go through undici's own Agent, as they did when loading undici made it the global
+  // dispatcher, rather than through Node's default (Node 20's, an older undici, costs an SDK
+  // round trip about 15 % more); a dispatcher someone set is wrapped as it is.
+  const runtimeDefault = existing !== undefined && (existing as unknown as Record<symbol, unknown>)[RUNTIME_DEFAULT] === true
+  const made = existing === undefined || runtimeDefault ? new LazyAgent() : undefined
   const hook: DispatcherHook = { deciders: [], found, made, guarded: undefined as unknown as GuardedDispatcher }
-  hook.guarded = new GuardedDispatcher((existing ?? made) as Dispatcher, () => hook.deciders.at(-1))
+  hook.guarded = new GuardedDispatcher((made ?? existing) as Dispatcher, () => hook.deciders.at(-1))
   return hook
 }
 

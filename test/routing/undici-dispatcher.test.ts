@@ -15,24 +15,36 @@ test("the Dispatcher file the guard loads is the class undici's main module expo
   expect(DispatcherClass).toBe(Dispatcher)
 })
 
-test("importing agent-doubles loads none of undici's main module; the guard then wraps the dispatcher Node's fetch makes", async () => {
-  // undici's main module defines the `.2` global dispatcher as it loads; Node 20's own undici defines only `.1`.
+test("importing agent-doubles loads none of undici's main module; the guard loads it at the first request, on an Agent it closes when it comes off", async () => {
   const script = `
-    const two = Symbol.for('undici.globalDispatcher.2')
+    import { createRequire } from 'node:module'
+    import { createServer } from 'node:http'
+    const cache = createRequire(import.meta.url).cache
+    const undiciLoaded = () => Object.keys(cache).some((file) => /[\\\\/]node_modules[\\\\/]undici[\\\\/]index\\.js$/.test(file))
+    const one = Symbol.for('undici.globalDispatcher.1')
     const { installNetworkGuard } = await import(${JSON.stringify(index)})
-    const loadedUndici = globalThis[two] !== undefined
+    const report = { atImport: undiciLoaded() }
     const uninstall = installNetworkGuard()
-    const wrapped = globalThis[Symbol.for('undici.globalDispatcher.1')]
-    const answer = await fetch('data:text/plain,ok').then((response) => response.text())
+    report.atInstall = undiciLoaded()
+    report.installed = globalThis[one]?.constructor?.name
+    const server = createServer((req, res) => res.end('ok'))
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    report.answer = await fetch('http://127.0.0.1:' + server.address().port + '/').then((response) => response.text())
+    report.atRequest = undiciLoaded()
     uninstall()
-    const after = globalThis[Symbol.for('undici.globalDispatcher.1')]
-    console.log(JSON.stringify({ loadedUndici, wrapped: wrapped?.constructor?.name, answer, after: after?.constructor?.name }))
+    server.closeAllConnections()
+    server.close()
+    report.restored = globalThis[one]?.constructor?.name
+    console.log(JSON.stringify(report))
   `
   const { stdout } = await exec(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])
-  const report = JSON.parse(stdout.trim()) as Record<string, unknown>
-  expect(report.loadedUndici).toBe(false)
-  expect(report.wrapped).toBe('GuardedDispatcher')
-  expect(report.answer).toBe('ok')
-  // What the uninstall puts back is Node's own dispatcher, which its fetch made when the guard asked.
-  expect(report.after).toBe('Agent')
+  expect(JSON.parse(stdout.trim())).toEqual({
+    atImport: false,
+    atInstall: false,
+    installed: 'GuardedDispatcher',
+    answer: 'ok',
+    atRequest: true,
+    // Put back: the dispatcher Node's fetch made when the guard asked for one.
+    restored: 'Agent',
+  })
 })
