@@ -125,7 +125,7 @@ const isHostList = (value: unknown): boolean => Array.isArray(value) && value.ev
  * Installing again stacks; the returned function removes this install, and the last one out
  * puts back exactly what was there (the global dispatcher, the `node:http`/`node:https`/
  * `node:http2` functions, a foreign realm's `fetch`); a dispatcher Node's `fetch` made when the
- * install asked for it stays, as after any `fetch`.
+ * install asked for one stays, as after any `fetch`.
  * @example
  * const uninstall = installNetworkGuard({ route: routeProvidersTo(proxy.url), allow: ['api.groq.com'] })
  * afterAll(uninstall)
