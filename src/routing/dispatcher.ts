@@ -11,9 +11,10 @@
 import vm from 'node:vm'
 import type { Agent, Dispatcher } from 'undici'
 // undici's Dispatcher class alone, not the package's main module: that one (its clients, fetch,
-// mocks: 1.1 MB) cost every Jest test file about 35 ms to evaluate again, and Node's own fetch
-// needs none of it. A test (test/routing/undici-dispatcher.test.ts) checks that this file is the
-// class undici exports, so an undici that moves it fails here rather than for a user.
+// mocks: 1.1 MB) cost every Jest test file about 35 ms to evaluate again, used or not; now it
+// loads with the first request the guard passes on (see LazyAgent). A test
+// (test/routing/undici-dispatcher.test.ts) checks that this file is the class undici exports, so
+// an undici that moves it fails there rather than for a user.
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
 import type { Decide } from './decision.js'
 import { withHost } from './host-header.js'
