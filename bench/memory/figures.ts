@@ -52,6 +52,8 @@ export const figures: FigureGroup[] = [
         { name: `${label}: floor (bare node:http)`, value: result[`${key}.floor`] / 1024, unit: 'KiB' },
         { name: `${label}: FakeProxy + ScriptedLLM`, value: result[`${key}.proxy`] / 1024, unit: 'KiB' },
         { name: `${label}: FakeProxy ÷ floor`, value: result[`${key}.proxy`] / result[`${key}.floor`], unit: '×' },
+        // Its records (kept until the next reset) are most of it; an answer's own objects should not be.
+        { name: `${label}: FakeProxy, kept past young GCs`, value: result[`${key}.proxy.kept`], unit: 'B' },
       ])
     },
   },

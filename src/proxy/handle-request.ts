@@ -26,6 +26,7 @@ import {
   type ModelDialect,
   type RequestTarget,
   type SseFrame,
+  type StreamFraming,
   type WireDialect,
 } from './dialect.js'
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
@@ -347,24 +348,8 @@ async function answerStream(
   handlers: { rename: (id: string) => string; onBrainError: (error: unknown) => void | Promise<void> },
 ): Promise<void> {
   const { res, head } = answer
-  let leaving: AbortController | undefined
-  // SSE headers go out when the brain accepts the call, before any latency wait; other framings
-  // send theirs with the first frame.
   const framing = dialect.framing?.(context) ?? 'sse'
-  const options: StreamOptions = {
-    // Made only for a brain that reads it (one that waits): on Node 20 an AbortController costs
-    // a stream as much as a dozen of its events. Only a connection lost before the answer ended
-    // is a client leaving.
-    get signal() {
-      if (!leaving) {
-        const controller = (leaving = new AbortController())
-        if (res.destroyed && !res.writableEnded) controller.abort()
-        else res.once('close', () => res.writableEnded || controller.abort())
-      }
-      return leaving.signal
-    },
-    onAccepted: framing === 'sse' ? () => startSse(res, head) : undefined,
-  }
+  const options = new AnswerStreamOptions(res, head, framing)
   // Pull the first event before answering, so an error at the start (a refusal from a
   // ScriptedLLM, say) is a proper HTTP status the clients read and retry, not a broken stream.
   // A brain that accepts the call before a wait (latency) has the headers sent at that point.
@@ -388,6 +373,40 @@ async function answerStream(
   // The encoder's opening frames are out; the error follows them, as it would any event.
   if (!source) return output.fail(failure)
   await pump(source, events, output)
+}
+
+/**
+ * What the brain's `stream()` is given for one answer. A class, not an object literal with a
+ * getter: V8 gives every such literal a map of its own, holding its getter, and a minor GC
+ * treats those maps' references as live — so each streamed answer's objects, socket to
+ * response, survived into the old generation until the next full GC (a stream's GC time ×12).
+ */
+class AnswerStreamOptions implements StreamOptions {
+  /** SSE headers go out when the brain accepts the call, before any latency wait; other framings send theirs with the first frame. */
+  readonly onAccepted: (() => void) | undefined
+  readonly #res: ServerResponse
+  #leaving: AbortController | undefined
+
+  constructor(res: ServerResponse, head: AnswerHead, framing: StreamFraming) {
+    this.#res = res
+    this.onAccepted = framing === 'sse' ? () => startSse(res, head) : undefined
+  }
+
+  /**
+   * Made only for a brain that reads it (one that waits): on Node 20 an AbortController costs a
+   * stream as much as a dozen of its events. Only a connection lost before the answer ended is a
+   * client leaving.
+   */
+  get signal(): AbortSignal {
+    if (!this.#leaving) {
+      const res = this.#res
+      const controller = (this.#leaving = new AbortController())
+      if (res.destroyed && !res.writableEnded) controller.abort()
+      else res.once('close', () => res.writableEnded || controller.abort())
+    }
+    return this.#leaving.signal
+  }
+
 }
 
 /** A brain's stream with its first event read: the rest read at once, or one `await` each. */
