@@ -205,6 +205,32 @@ function blockStop(index: number): SseFrame {
   return { event: 'content_block_stop', data: `{"type":"content_block_stop","index":${index}}` }
 }
 
+/**
+ * The frames every text stream sends once — its start, its block's start, its end — written as
+ * text: serialising their nested objects cost a stream more than all its deltas' framing. Each
+ * is the exact JSON `JSON.stringify` gives; counts a brain reported that are not integers still
+ * go through it.
+ */
+function messageStartData(id: string, model: string, inputTokens: number): string {
+  return (
+    `{"type":"message_start","message":{"id":"${id}","type":"message","role":"assistant","model":${JSON.stringify(model)},` +
+    `"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${inputTokens},"cache_creation_input_tokens":0,` +
+    `"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":0,"service_tier":"standard"}}}`
+  )
+}
+
+function blockStartData(index: number, kind: 'text' | 'thinking'): string {
+  const block = kind === 'text' ? '{"type":"text","text":""}' : '{"type":"thinking","thinking":"","signature":""}'
+  return `{"type":"content_block_start","index":${index},"content_block":${block}}`
+}
+
+function messageDeltaData(stopReason: string, inputTokens: number, outputTokens: number): string {
+  return (
+    `{"type":"message_delta","delta":{"stop_reason":"${stopReason}","stop_sequence":null},"usage":{"input_tokens":${inputTokens},` +
+    `"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":${outputTokens}}}`
+  )
+}
+
 function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const frame = (data: Record<string, unknown>): SseFrame => ({ event: String(data.type), data: JSON.stringify(data) })
   const jsonTool = forcedJsonTool(context.json) !== undefined
@@ -214,21 +240,10 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const delta: SseFrame = { event: 'content_block_delta', before: '', data: '', after: '"}}' }
   let jsonText = ''
 
-  emit(frame({
-    type: 'message_start',
-    message: {
-      id: wireId('anthropic-message', context.id),
-      type: 'message',
-      role: 'assistant',
-      model: context.request.model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      // The brain's own count comes with `finish`; until then the neutral estimate (what a
-      // ScriptedLLM reports by default), so clients reading usage here see a real number.
-      usage: usageOf(estimateInputTokens(context.request), 0),
-    },
-  }))
+  // The brain's own count comes with `finish`; until then the neutral estimate (what a
+  // ScriptedLLM reports by default), so clients reading usage here see a real number.
+  const inputEstimate = estimateInputTokens(context.request)
+  emit({ event: 'message_start', data: messageStartData(wireId('anthropic-message', context.id), context.request.model, inputEstimate) })
   const close = (): void => {
     if (open === 'thinking') emit(frame({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'agent-doubles' } }))
     if (open) emit(blockStop(index))
@@ -255,9 +270,8 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
         close()
         index++
         open = kind
-        const block = kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' }
         delta.before = `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}_delta","${kind}":"`
-        emit(frame({ type: 'content_block_start', index, content_block: block }))
+        emit({ event: 'content_block_start', data: blockStartData(index, kind) })
         if (index === 0) emit(PING)
       }
       // The hot path: only the text is serialised per delta (most need no escaping, and no
@@ -276,11 +290,16 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
         reason = 'tool-calls'
       }
       const { inputTokens, outputTokens } = event.response.usage
-      emit(frame({
-        type: 'message_delta',
-        delta: { stop_reason: stopReasons[reason] ?? 'end_turn', stop_sequence: null },
-        usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens },
-      }))
+      const stopReason = stopReasons[reason] ?? 'end_turn'
+      if (Number.isSafeInteger(inputTokens) && Number.isSafeInteger(outputTokens)) {
+        emit({ event: 'message_delta', data: messageDeltaData(stopReason, inputTokens, outputTokens) })
+      } else {
+        emit(frame({
+          type: 'message_delta',
+          delta: { stop_reason: stopReason, stop_sequence: null },
+          usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens },
+        }))
+      }
       emit(MESSAGE_STOP)
     }
   }

@@ -54,6 +54,25 @@ describe('Anthropic Messages through @anthropic-ai/sdk', () => {
     expect(start?.type === 'message_start' && start.message.usage.input_tokens).toBe(json.usage.input_tokens)
   })
 
+  test('a raw stream\'s frames carry the model, the block and the counts, whatever the brain reported', async () => {
+    // message_start, content_block_start and message_delta are written as text; a count that is
+    // not an integer (a hand-made brain's; NaN is no JSON) goes through JSON.stringify as before.
+    const odd = { ...text('ok'), usage: { inputTokens: 2.5, outputTokens: Number.NaN } }
+    const proxy = await startProxy({ llm: listLLM(text('hi there'), odd) })
+    const body = { model: 'claude-"quoted"', max_tokens: 16, messages: [{ role: 'user' as const, content: 'hello' }] }
+    for (const expected of [{ input_tokens: 7, output_tokens: 3 }, { input_tokens: 2.5, output_tokens: null }]) {
+      const events = []
+      for await (const event of await anthropicFor(proxy).messages.create({ ...body, stream: true })) events.push(event)
+      expect(events[0]).toMatchObject({ type: 'message_start', message: { model: 'claude-"quoted"', content: [], stop_reason: null, usage: { output_tokens: 0, service_tier: 'standard' } } })
+      expect(events[1]).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
+      expect(events.at(-2)).toEqual({
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { ...expected, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      })
+    }
+  })
+
   test('an empty reply is the same empty text block streamed or not', async () => {
     const proxy = await startProxy({ llm: new ScriptedLLM(() => '') })
     const body = { model: 'c', max_tokens: 8, messages: [{ role: 'user' as const, content: 'say nothing' }] }
