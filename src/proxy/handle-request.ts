@@ -376,12 +376,29 @@ async function answerStream(
 }
 
 /**
- * What the brain's `stream()` is given for one answer. A class, not an object literal with a
- * getter: V8 gives every such literal a map of its own, holding its getter, and a minor GC
- * treats those maps' references as live — so each streamed answer's objects, socket to
- * response, survived into the old generation until the next full GC (a stream's GC time ×12).
+ * What the brain's `stream()` is given for one answer. Not an object literal with a getter: V8
+ * gives every such literal a hidden class of its own, holding its getter, and minor GCs kept
+ * what those held — each streamed answer's objects, socket writes to response, survived into
+ * the old generation until the next full GC (a stream's GC time ×4). Its `signal` is still an
+ * own, enumerable getter, as before (a brain that spreads the options into an inner brain's
+ * passes the signal on), defined with one shared descriptor so every answer's options share
+ * one hidden class.
  */
 class AnswerStreamOptions implements StreamOptions {
+  /**
+   * Made only for a brain that reads it (one that waits): on Node 20 an AbortController costs a
+   * stream as much as a dozen of its events. Only a connection lost before the answer ended is a
+   * client leaving.
+   */
+  static readonly #signal: PropertyDescriptor = {
+    get(this: AnswerStreamOptions): AbortSignal {
+      return this.#leavingSignal()
+    },
+    enumerable: true,
+    configurable: true,
+  }
+
+  declare readonly signal: AbortSignal
   /** SSE headers go out when the brain accepts the call, before any latency wait; other framings send theirs with the first frame. */
   readonly onAccepted: (() => void) | undefined
   readonly #res: ServerResponse
@@ -390,14 +407,10 @@ class AnswerStreamOptions implements StreamOptions {
   constructor(res: ServerResponse, head: AnswerHead, framing: StreamFraming) {
     this.#res = res
     this.onAccepted = framing === 'sse' ? () => startSse(res, head) : undefined
+    Object.defineProperty(this, 'signal', AnswerStreamOptions.#signal)
   }
 
-  /**
-   * Made only for a brain that reads it (one that waits): on Node 20 an AbortController costs a
-   * stream as much as a dozen of its events. Only a connection lost before the answer ended is a
-   * client leaving.
-   */
-  get signal(): AbortSignal {
+  #leavingSignal(): AbortSignal {
     if (!this.#leaving) {
       const res = this.#res
       const controller = (this.#leaving = new AbortController())
@@ -406,7 +419,6 @@ class AnswerStreamOptions implements StreamOptions {
     }
     return this.#leaving.signal
   }
-
 }
 
 /** A brain's stream with its first event read: the rest read at once, or one `await` each. */
