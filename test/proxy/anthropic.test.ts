@@ -52,6 +52,8 @@ describe('Anthropic Messages through @anthropic-ai/sdk', () => {
     const start = events.find((event) => event.type === 'message_start')
     expect(json.usage.input_tokens).toBeGreaterThan(0)
     expect(start?.type === 'message_start' && start.message.usage.input_tokens).toBe(json.usage.input_tokens)
+    // The stream's message_start is written as text: its usage must keep the JSON answer's fields.
+    expect(start?.type === 'message_start' && Object.keys(start.message.usage)).toEqual(Object.keys(json.usage))
   })
 
   test('a raw stream\'s frames carry the model, the block and the counts, whatever the brain reported', async () => {
