@@ -11,6 +11,7 @@ export const slowTests = [
   'test/authoring/snapshot-stability.test.ts',
   'test/proxy/hostile/fuzz.test.ts',
   'test/proxy/stream-resources.test.ts',
+  'test/agent/memory.test.ts',
   'test/cli/cli.test.ts',
   'test/cli/mcp.test.ts',
   'test/proxy/hostile/findings.test.ts',

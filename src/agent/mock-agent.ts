@@ -89,7 +89,13 @@ interface Internals {
   readonly spy: Spy
 }
 
-const internals = new WeakMap<object, Internals>()
+/**
+ * Where an agent keeps its internals: a property of its own (not enumerable, keyed by this
+ * module's symbol), not a WeakMap. In a WeakMap whose value leads back to its key (the spy holds
+ * the agent), Node 20's minor GCs keep both alive: every MockAgent a test made, calls and all,
+ * outlived it until the next full GC.
+ */
+const INTERNALS = Symbol('agent-doubles.mock-agent-internals')
 
 const string: [string, (v: unknown) => boolean] = ['a string', is.string]
 const count: [string, (v: unknown) => boolean] = ['a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0]
@@ -153,13 +159,11 @@ export class MockAgent<T = unknown> {
 
     const calls: MockCall<T>[] = []
     // tinyspy records each call, then runs this body with the call's `this`.
-    const spy = createSpy(function (this: unknown) {
+    const spy = createSpy(opts.name ?? 'mock_agent', function (this: unknown) {
       return invoke(agent, this)
     }, () => calls)
     const agent = spy.fn as unknown as MockAgent<T>
     Object.setPrototypeOf(agent, new.target.prototype)
-    // A function's own `name` is read-only; only defineProperty can replace it.
-    Object.defineProperty(agent, 'name', { value: opts.name ?? 'mock_agent', configurable: true })
     Object.defineProperties(agent, {
       description: { value: opts.description, enumerable: true },
       calls: { value: calls, enumerable: true },
@@ -173,7 +177,7 @@ export class MockAgent<T = unknown> {
       Object.defineProperty(agent, 'run', { value: agent, writable: true, configurable: true })
     }
     const delayMs = opts.delayMs ?? 0
-    internals.set(agent, {
+    const internal: Internals = {
       owner,
       responses,
       resolve: { owner, cycle: opts.cycle ?? false, cursor: 0 },
@@ -189,7 +193,8 @@ export class MockAgent<T = unknown> {
       output: opts.output,
       immediate: typeof responses !== 'function' && delayMs === 0 && opts.output === undefined,
       spy,
-    })
+    }
+    Object.defineProperty(agent, INTERNALS, { value: internal })
     registerDouble(agent)
     return agent
   }
@@ -421,7 +426,7 @@ export class MockAgent<T = unknown> {
    * agent.getMockImplementation() // undefined
    */
   getMockImplementation(): ((...args: any[]) => unknown) | undefined {
-    return state(this).spy.implementation as ((...args: any[]) => unknown) | undefined
+    return state(this).spy.implementation() as ((...args: any[]) => unknown) | undefined
   }
 
   /** Recognises MockAgents made by either module copy of this package. */
@@ -455,7 +460,7 @@ export function mockAgent<T = unknown>(responses: unknown, options?: MockAgentOp
 type WritableCall<T> = { -readonly [K in keyof MockCall<T>]: MockCall<T>[K] }
 
 function state(agent: object): Internals {
-  const found = internals.get(agent)
+  const found = (agent as { [INTERNALS]?: Internals } | null | undefined)?.[INTERNALS]
   if (!found) throw new TypeError(`${PREFIX} MockAgent method called on ${describeValue(agent)}, not a MockAgent`)
   return found
 }

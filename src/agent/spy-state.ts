@@ -51,7 +51,7 @@ export interface Spy {
   /** Plans an override for every call (`once: false`) or the next unplanned call. */
   plan(override: Override, once: boolean): void
   /** The override every call takes when no one-off is planned. */
-  readonly implementation: Override | undefined
+  implementation(): Override | undefined
   /** Clears the records; `overrides` also drops the planned overrides. */
   clear(overrides: boolean): void
 }
@@ -62,52 +62,39 @@ const ORDER = Symbol.for('agent-doubles.invocation-call-order')
 const invocationOrder = ((globalThis as unknown as Record<symbol, { next: number } | undefined>)[ORDER] ??= { next: 1 })
 
 /**
- * A spy whose calls run `body`. `settled(i)` tells how call i settled, so `mock.settledResults`
- * comes from the double's own records (which a reset detaches) rather than from promise
- * callbacks a reset cannot cancel.
+ * A spy named `name` whose calls run `body`. `settled(i)` tells how call i settled, so
+ * `mock.settledResults` comes from the double's own records (which a reset detaches) rather than
+ * from promise callbacks a reset cannot cancel.
  */
-export function createSpy(body: (this: unknown) => unknown, settled: () => readonly Settlement[]): Spy {
+export function createSpy(name: string, body: (this: unknown) => unknown, settled: () => readonly Settlement[]): Spy {
   // tinyspy records each call's arguments; the double keeps what each call returned itself, so
   // tinyspy never subscribes to the returned promise (the double knows how each call settled).
   const recorder = createInternalSpy() as unknown as (...args: unknown[]) => unknown
   const tiny = getInternalState(recorder as never)
   const returned: unknown[] = []
-  const fn = function (this: unknown) {
-    // eslint-disable-next-line prefer-rest-params -- apply(arguments) passes them on without a copy
-    recorder.apply(this, arguments as unknown as unknown[])
-    // tinyspy also keeps a result tuple per call, which nothing here reads (`returned` and the
-    // double's records say how each call went): dropped at once, it dies young instead of being
-    // carried through every garbage collection until the next reset.
-    tiny.results.pop()
-    const result = body.call(this)
-    returned.push(result)
-    return result
+  // Named as it is made: redefining a function's `name` afterwards turns its properties into a
+  // dictionary, which every call then looks up its agent's fields in.
+  const named = {
+    [name]: function (this: unknown) {
+      // eslint-disable-next-line prefer-rest-params -- apply(arguments) passes them on without a copy
+      recorder.apply(this, arguments as unknown as unknown[])
+      // tinyspy also keeps a result tuple per call, which nothing here reads (`returned` and the
+      // double's records say how each call went): dropped at once, it dies young instead of being
+      // carried through every garbage collection until the next reset.
+      tiny.results.pop()
+      const result = body.call(this)
+      returned.push(result)
+      return result
+    },
   }
+  const fn = named[name]!
   Object.defineProperty(fn, '_isMockFunction', { value: true, configurable: true, writable: true })
   const contexts: unknown[] = []
   const invocationCallOrder: number[] = []
   const once: Override[] = []
   let implementation: Override | undefined
 
-  const mock: SpyState = {
-    get calls() {
-      return tiny.calls
-    },
-    // Derived when read: a call allocates nothing for shapes only a failing matcher prints.
-    get results() {
-      return returned.map((value): MockResult => ({ type: 'return', value }))
-    },
-    get settledResults() {
-      return settled().map(settlement)
-    },
-    contexts,
-    // A MockAgent is never called with `new`; each call's instance is its `this`, as jest-mock records.
-    instances: contexts,
-    invocationCallOrder,
-    get lastCall() {
-      return tiny.calls.at(-1)
-    },
-  }
+  const mock = new MockState(tiny, returned, settled, contexts, invocationCallOrder)
 
   return {
     fn,
@@ -124,9 +111,7 @@ export function createSpy(body: (this: unknown) => unknown, settled: () => reado
       if (isOnce) once.push(override)
       else implementation = override
     },
-    get implementation() {
-      return implementation
-    },
+    implementation: () => implementation,
     clear(overrides) {
       tiny.reset()
       returned.length = 0
@@ -137,6 +122,79 @@ export function createSpy(body: (this: unknown) => unknown, settled: () => reado
         implementation = undefined
       }
     },
+  }
+}
+
+/** What tinyspy keeps of a spy's calls, as far as `mock` reads it. */
+interface TinyCalls {
+  readonly calls: unknown[][]
+}
+
+/**
+ * A spy's `mock`. Its getters are own, enumerable properties, as on the object literal it
+ * replaces, so the runners' spy matchers read the same shape; but they come from shared
+ * descriptors. V8 gives each object literal with getters a hidden class of its own, and minor
+ * GCs kept what those held: every MockAgent a test made outlived it (about 4 KB each) until
+ * the next full GC.
+ */
+class MockState implements SpyState {
+  static readonly #calls: PropertyDescriptor = {
+    get(this: MockState): unknown[][] {
+      return this.#tiny.calls
+    },
+    enumerable: true,
+    configurable: true,
+  }
+
+  // Derived when read: a call allocates nothing for shapes only a failing matcher prints.
+  static readonly #results: PropertyDescriptor = {
+    get(this: MockState): MockResult[] {
+      return this.#returned.map((value): MockResult => ({ type: 'return', value }))
+    },
+    enumerable: true,
+    configurable: true,
+  }
+
+  static readonly #settledResults: PropertyDescriptor = {
+    get(this: MockState): MockSettledResult[] {
+      return this.#settled().map(settlement)
+    },
+    enumerable: true,
+    configurable: true,
+  }
+
+  static readonly #lastCall: PropertyDescriptor = {
+    get(this: MockState): unknown[] | undefined {
+      return this.#tiny.calls.at(-1)
+    },
+    enumerable: true,
+    configurable: true,
+  }
+
+  declare readonly calls: unknown[][]
+  declare readonly results: MockResult[]
+  declare readonly settledResults: MockSettledResult[]
+  declare readonly contexts: unknown[]
+  declare readonly instances: unknown[]
+  declare readonly invocationCallOrder: number[]
+  declare readonly lastCall: unknown[] | undefined
+  readonly #tiny: TinyCalls
+  readonly #returned: unknown[]
+  readonly #settled: () => readonly Settlement[]
+
+  constructor(tiny: TinyCalls, returned: unknown[], settled: () => readonly Settlement[], contexts: unknown[], invocationCallOrder: number[]) {
+    this.#tiny = tiny
+    this.#returned = returned
+    this.#settled = settled
+    // In the literal's order, which is the order the runners print them in.
+    Object.defineProperty(this, 'calls', MockState.#calls)
+    Object.defineProperty(this, 'results', MockState.#results)
+    Object.defineProperty(this, 'settledResults', MockState.#settledResults)
+    this.contexts = contexts
+    // A MockAgent is never called with `new`; each call's instance is its `this`, as jest-mock records.
+    this.instances = contexts
+    this.invocationCallOrder = invocationCallOrder
+    Object.defineProperty(this, 'lastCall', MockState.#lastCall)
   }
 }
 
