@@ -5,6 +5,7 @@
  * @module
  */
 import { createInternalSpy, getInternalState } from 'tinyspy'
+import { ownGetter } from '../internal/own-getter.js'
 
 /** One entry of `mock.results`; an invocation returns its promise, as `vi.fn`/`jest.fn` record async functions. */
 export interface MockResult {
@@ -131,45 +132,27 @@ interface TinyCalls {
 }
 
 /**
- * A spy's `mock`. Its getters are own, enumerable properties, as on the object literal it
- * replaces, so the runners' spy matchers read the same shape; but they come from shared
- * descriptors. V8 gives each object literal with getters a hidden class of its own, and minor
- * GCs kept what those held: every MockAgent a test made outlived it (about 4 KB each) until
- * the next full GC.
+ * A spy's `mock`: its getters are own, enumerable properties, as on the object literal it
+ * replaces, so the runners' spy matchers read the same shape; they come from shared descriptors
+ * ({@link ownGetter}), so a MockAgent dies with its test.
  */
 class MockState implements SpyState {
-  static readonly #calls: PropertyDescriptor = {
-    get(this: MockState): unknown[][] {
-      return this.#tiny.calls
-    },
-    enumerable: true,
-    configurable: true,
-  }
+  static readonly #calls = ownGetter(function (this: MockState) {
+    return this.#tiny.calls
+  })
 
   // Derived when read: a call allocates nothing for shapes only a failing matcher prints.
-  static readonly #results: PropertyDescriptor = {
-    get(this: MockState): MockResult[] {
-      return this.#returned.map((value): MockResult => ({ type: 'return', value }))
-    },
-    enumerable: true,
-    configurable: true,
-  }
+  static readonly #results = ownGetter(function (this: MockState) {
+    return this.#returned.map((value): MockResult => ({ type: 'return', value }))
+  })
 
-  static readonly #settledResults: PropertyDescriptor = {
-    get(this: MockState): MockSettledResult[] {
-      return this.#settled().map(settlement)
-    },
-    enumerable: true,
-    configurable: true,
-  }
+  static readonly #settledResults = ownGetter(function (this: MockState) {
+    return this.#settled().map(settlement)
+  })
 
-  static readonly #lastCall: PropertyDescriptor = {
-    get(this: MockState): unknown[] | undefined {
-      return this.#tiny.calls.at(-1)
-    },
-    enumerable: true,
-    configurable: true,
-  }
+  static readonly #lastCall = ownGetter(function (this: MockState) {
+    return this.#tiny.calls.at(-1)
+  })
 
   declare readonly calls: unknown[][]
   declare readonly results: MockResult[]

@@ -39,6 +39,7 @@ import { errorStyleFor, findRoute, isAgentApiPath, providerForUnknownPath } from
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from './response-memory.js'
 import { readBody } from './read-body.js'
+import { ownGetter } from '../internal/own-getter.js'
 import { utf8Body } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
 import { BrainEvents } from './brain-events.js'
@@ -376,13 +377,11 @@ async function answerStream(
 }
 
 /**
- * What the brain's `stream()` is given for one answer. Not an object literal with a getter: V8
- * gives every such literal a hidden class of its own, holding its getter, and minor GCs kept
- * what those held — each streamed answer's objects, socket writes to response, survived into
- * the old generation until the next full GC (a stream's GC time ×4). Its `signal` is still an
- * own, enumerable getter, as before (a brain that spreads the options into an inner brain's
- * passes the signal on), defined with one shared descriptor so every answer's options share
- * one hidden class.
+ * What the brain's `stream()` is given for one answer. Its `signal` is an own, enumerable getter,
+ * as on the object literal it replaces (a brain that spreads the options into the brain it wraps
+ * passes the signal on), from a shared descriptor ({@link ownGetter}): with a literal, every
+ * streamed answer's objects, socket writes to response, outlived it until a full GC (a stream's
+ * GC time ×4).
  */
 class AnswerStreamOptions implements StreamOptions {
   /**
@@ -390,13 +389,9 @@ class AnswerStreamOptions implements StreamOptions {
    * stream as much as a dozen of its events. Only a connection lost before the answer ended is a
    * client leaving.
    */
-  static readonly #signal: PropertyDescriptor = {
-    get(this: AnswerStreamOptions): AbortSignal {
-      return this.#leavingSignal()
-    },
-    enumerable: true,
-    configurable: true,
-  }
+  static readonly #signal = ownGetter(function (this: AnswerStreamOptions) {
+    return this.#leavingSignal()
+  })
 
   declare readonly signal: AbortSignal
   /** SSE headers go out when the brain accepts the call, before any latency wait; other framings send theirs with the first frame. */
