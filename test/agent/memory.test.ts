@@ -2,18 +2,12 @@
  * What a MockAgent costs the garbage collector once its test is over. Runs in a child process
  * (it needs `--expose-gc`), so the figure is the agent's alone.
  */
-import { execFile } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { describe, expect, test } from 'vitest'
-
-const run = promisify(execFile)
+import { runChild } from '../child-figures.js'
 
 describe('MockAgents a test made', () => {
   test('do not outlive young-generation GCs once the test scope has dropped them', { timeout: 120_000 }, async () => {
-    const child = fileURLToPath(new URL('./children/young-survivors.ts', import.meta.url))
-    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', child, '3000'], { timeout: 110_000 })
-    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { answered: number; keptPerTest: number; afterFullGcPerTest: number }
+    const result = await runChild(new URL('./children/young-survivors.ts', import.meta.url), ['--expose-gc'], '3000')
     expect(result.answered).toBe(3000)
     // Its internals used to sit in a WeakMap whose values led back to their keys, and its `mock`
     // was an object literal with getters: minor GCs kept every agent (≈ 4 KB) until a full GC

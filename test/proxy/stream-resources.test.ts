@@ -4,18 +4,11 @@
  * left behind by an aborted stream or by `close()`. Each runs in a child process, so a leak shows as a figure or a lingering
  * process rather than a slow runner.
  */
-import { execFile } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { describe, expect, test } from 'vitest'
+import { runChild as runFile } from '../child-figures.js'
 
-const run = promisify(execFile)
-const child = (name: string): string => fileURLToPath(new URL(`./children/${name}`, import.meta.url))
-
-async function runChild(flags: string[], name: string, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', child(name), ...args], { timeout: 110_000 })
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
-}
+const runChild = (flags: string[], name: string, ...args: string[]): Promise<Record<string, unknown>> =>
+  runFile(new URL(`./children/${name}`, import.meta.url), flags, ...args)
 
 describe('a long stream', () => {
   test('holds server memory flat: 100,000 events grow the heap by far less than a record per event', { timeout: 120_000 }, async () => {

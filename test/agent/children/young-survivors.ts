@@ -4,13 +4,11 @@
  * once and closes the scope (which drops the agent), as the fixtures and setup entries do around
  * every test. Prints JSON.
  */
-import { getHeapSpaceStatistics } from 'node:v8'
 import { mockAgent } from '../../../src/index.js'
 import { beginTestScope, endTestScope } from '../../../src/registry.js'
+import { collectGarbage, oldSpaceUsed } from '../../child-figures.js'
 
 const count = Number(process.argv[2] ?? 3000)
-const collect = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc!
-const oldSpace = (): number => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!.space_used_size
 
 async function tests(n: number): Promise<number> {
   let answered = 0
@@ -25,11 +23,11 @@ async function tests(n: number): Promise<number> {
 
 // Warm up (JIT, lazily made structures), then measure from a clean slate.
 await tests(1000)
-collect()
-const before = oldSpace()
+collectGarbage()
+const before = oldSpaceUsed()
 const answered = await tests(count)
-collect({ type: 'minor' })
-collect({ type: 'minor' })
-const keptPerTest = (oldSpace() - before) / count
-collect()
-console.log(JSON.stringify({ answered, keptPerTest, afterFullGcPerTest: (oldSpace() - before) / count }))
+collectGarbage({ type: 'minor' })
+collectGarbage({ type: 'minor' })
+const keptPerTest = (oldSpaceUsed() - before) / count
+collectGarbage()
+console.log(JSON.stringify({ answered, keptPerTest, afterFullGcPerTest: (oldSpaceUsed() - before) / count }))

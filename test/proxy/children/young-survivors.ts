@@ -5,11 +5,10 @@
  * to keep is counted. Answers go through a kept-alive socket, as the SDKs send them. Prints JSON.
  */
 import { request, Agent } from 'node:http'
-import { getHeapSpaceStatistics } from 'node:v8'
 import { FakeProxy, scriptedLLM } from '../../../src/index.js'
+import { collectGarbage, oldSpaceUsed } from '../../child-figures.js'
 
 const count = Number(process.argv[2] ?? 300)
-const collect = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc!
 const reply = Array.from({ length: 48 }, (_, i) => `w${i}`).join(' ')
 const proxy = await new FakeProxy({ llm: scriptedLLM({ stream: reply }) }).start()
 const agent = new Agent({ keepAlive: true, maxSockets: 1 })
@@ -28,21 +27,20 @@ function streamed(): Promise<number> {
   })
 }
 
-const oldSpace = (): number => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!.space_used_size
 
 // Warm up (JIT, lazily made structures), then measure from a clean slate.
 for (let i = 0; i < 200; i++) await streamed()
 proxy.reset()
-collect()
-const before = oldSpace()
+collectGarbage()
+const before = oldSpaceUsed()
 let received = 0
 for (let i = 0; i < count; i++) {
   received += await streamed()
   proxy.reset()
 }
-collect({ type: 'minor' })
-collect({ type: 'minor' })
-const keptPerAnswer = (oldSpace() - before) / count
+collectGarbage({ type: 'minor' })
+collectGarbage({ type: 'minor' })
+const keptPerAnswer = (oldSpaceUsed() - before) / count
 agent.destroy()
 await proxy.close()
 console.log(JSON.stringify({ received, keptPerAnswer }))
