@@ -127,9 +127,7 @@ class LazyAgent extends DispatcherClass {
   override close(): Promise<void>
   override close(callback: () => void): void
   override close(callback?: () => void): Promise<void> | void {
-    const closed = this.#agent ? this.#agent.then((agent) => agent.close()) : Promise.resolve()
-    if (!callback) return closed
-    void closed.then(callback)
+    return this.#onceMade((agent) => agent.close(), callback)
   }
 
   override destroy(): Promise<void>
@@ -138,9 +136,14 @@ class LazyAgent extends DispatcherClass {
   override destroy(error: Error | null, callback: () => void): void
   override destroy(...args: unknown[]): Promise<void> | void {
     const callback = args.find((arg): arg is () => void => typeof arg === 'function')
-    const destroyed = this.#agent ? this.#agent.then((agent) => agent.destroy()) : Promise.resolve()
-    if (!callback) return destroyed
-    void destroyed.then(callback)
+    return this.#onceMade((agent) => agent.destroy(), callback)
+  }
+
+  /** Does `act` to the Agent if one was made (nothing to do otherwise); a promise, or `callback` once done. */
+  #onceMade(act: (agent: Agent) => Promise<void>, callback: (() => void) | undefined): Promise<void> | void {
+    const done = this.#agent ? this.#agent.then(act) : Promise.resolve()
+    if (!callback) return done
+    void done.then(callback)
   }
 }
 
