@@ -75,16 +75,20 @@ const collect = globalThis.gc as ((options?: { type: 'minor' | 'major' }) => voi
 if (!collect) throw new Error('garbage.ts needs node --expose-gc')
 
 /** Bytes sampled per request over `measured` requests: all allocated, or only what outlived minor GCs. */
+/** Sends `count` requests, clearing the records now and then, as the wire benchmarks do. */
+async function send(client: { once(): Promise<void> }, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await client.once()
+    if (i % 1000 === 999) servers.proxy.reset()
+  }
+}
+
 async function bytesPerRequest(client: { once(): Promise<void> }, pass: 'allocated' | 'kept'): Promise<number> {
   servers.proxy.reset()
   collect!()
   const allocated = pass === 'allocated'
   await session.post('HeapProfiler.startSampling', { samplingInterval: 128, includeObjectsCollectedByMinorGC: allocated, includeObjectsCollectedByMajorGC: true })
-  for (let i = 0; i < measured; i++) {
-    await client.once()
-    // Records are cleared now and then, as the wire benchmarks do.
-    if (i % 1000 === 999) servers.proxy.reset()
-  }
+  await send(client, measured)
   if (!allocated) {
     collect!({ type: 'minor' })
     collect!({ type: 'minor' })
@@ -103,10 +107,7 @@ const results: Record<string, number> = {}
 for (const [name, [path, body]] of Object.entries(cases)) {
   for (const [server, url] of [['floor', servers.bare], ['proxy', servers.proxy.url]] as const) {
     const client = await rawClient(url, path, body)
-    for (let i = 0; i < warm; i++) {
-      await client.once()
-      if (i % 1000 === 999) servers.proxy.reset()
-    }
+    await send(client, warm)
     results[`${name}.${server}`] = await bytesPerRequest(client, 'allocated')
     // The floor keeps next to nothing, but its figure swings from run to run (0.1 to 10 KiB,
     // with the order of the passes) for a reason not pinned down: it is not printed.
