@@ -50,6 +50,8 @@ export interface Figure {
 export interface FigureGroup {
   title: string
   measure: (quick: boolean) => Promise<Figure[]>
+  /** Why the group cannot run here (what it needs is not installed), or `undefined`. */
+  skip?: () => string | undefined
 }
 
 const quick = process.argv.includes('--quick')
@@ -158,6 +160,11 @@ async function runGroup(group: BenchGroup): Promise<void> {
 }
 
 async function runFigures(group: FigureGroup): Promise<void> {
+  const skipped = group.skip?.()
+  if (skipped !== undefined) {
+    console.log(`\n${group.title}\n  skipped: ${skipped}`)
+    return
+  }
   const figures = await group.measure(quick)
   console.log(`\n${group.title}`)
   for (const f of figures) {
