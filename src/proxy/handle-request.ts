@@ -42,6 +42,7 @@ import { readBody } from './read-body.js'
 import { ownGetter } from '../internal/own-getter.js'
 import { utf8Body } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
+import { drainedOrClosed } from './drained.js'
 import { BrainEvents } from './brain-events.js'
 import { renameToolCalls, toolCallIdRenamer } from './tool-call-ids.js'
 import { INVALID_REQUEST, rejectionBody, validateRequest } from './validate/index.js'
@@ -510,15 +511,7 @@ async function writePieces(answer: AnswerTarget, pieces: AsyncIterable<string>):
   res.writeHead(200, answerHeaders(answer.head, jsonHeaders(answer.head.requestId)))
   for await (const piece of pieces) {
     if (res.destroyed) return
-    if (!res.write(piece)) await new Promise<void>((resolve) => {
-      const done = (): void => {
-        res.off('drain', done)
-        res.off('close', done)
-        resolve()
-      }
-      res.once('drain', done)
-      res.once('close', done)
-    })
+    if (!res.write(piece)) await drainedOrClosed(res)
   }
   if (!res.destroyed) res.end()
 }

@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http'
 import { nextTick } from '../internal/scheduling.js'
 import { answerHeaders, type AnswerHead } from './answer-head.js'
+import { drainedOrClosed } from './drained.js'
 import { frameData, type SseFrame } from './dialect.js'
 import type { Fault } from './faults.js'
 
@@ -276,17 +277,3 @@ function mustWait(res: ServerResponse): boolean {
   return res.writableNeedDrain || res.socket?.writableNeedDrain === true
 }
 
-/** Settles when `res` (or its socket) can take more, or is gone (`close`), leaving no listener behind. */
-function drainedOrClosed(res: ServerResponse): Promise<void> {
-  if (res.destroyed) return Promise.resolve()
-  const drains: NodeJS.EventEmitter = res.socket?.writableNeedDrain ? res.socket : res
-  return new Promise((resolve) => {
-    const done = (): void => {
-      drains.off('drain', done)
-      res.off('close', done)
-      resolve()
-    }
-    drains.on('drain', done)
-    res.on('close', done)
-  })
-}

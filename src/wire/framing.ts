@@ -11,6 +11,7 @@ import { frameData, type EmitFrame, type SseFrame, type StreamFraming } from '..
 import { answerHeaders, type AnswerHead } from '../proxy/answer-head.js'
 import type { Fault } from '../proxy/faults.js'
 import { closed, sseBody, type FramedBody } from '../proxy/sse.js'
+import { drainedOrClosed } from '../proxy/drained.js'
 import { encodeEventMessage, encodeExceptionMessage } from './eventstream.js'
 
 /** What a stream writer needs beyond its frames. */
@@ -87,7 +88,7 @@ function framedBody(res: ServerResponse, head: AnswerHead, framing: Exclude<Stre
   res.flushHeaders()
   return {
     write: (frame, index) => !res.write(encodeFrame(framing, frame, index)),
-    drained: () => Promise.race([new Promise<void>((resolve) => res.once('drain', resolve)), gone]),
+    drained: () => drainedOrClosed(res),
     break: (fault) => breakStream(res, fault, framing, gone),
     end: (frames) => res.end(framing === 'json-array' ? (frames === 0 ? '[]' : ']') : undefined),
   }

@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http'
 import { concatBytes } from '../../internal/bytes.js'
 import { PREFIX } from '../../internal/describe.js'
+import { drainedOrClosed } from '../drained.js'
 import type { Agent, fetch as undiciFetch } from 'undici'
 
 /** What is sent upstream. */
@@ -205,16 +206,7 @@ function responseHeaders(headers: Awaited<ReturnType<typeof undiciFetch>>['heade
 /** Writes a chunk, waiting for the socket to drain when its buffer is full; a gone caller is skipped. */
 async function write(res: ServerResponse, chunk: Uint8Array): Promise<void> {
   if (res.destroyed || res.writableEnded) return
-  if (res.write(chunk)) return
-  await new Promise<void>((resolve) => {
-    const done = (): void => {
-      res.off('drain', done)
-      res.off('close', done)
-      resolve()
-    }
-    res.once('drain', done)
-    res.once('close', done)
-  })
+  if (!res.write(chunk)) await drainedOrClosed(res)
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {

@@ -1,0 +1,25 @@
+/**
+ * Waiting for room in a response: what every answer written piece by piece does when a write
+ * reports a full buffer (SSE frames, JSON in pieces, a forwarded upstream body).
+ * @module
+ */
+import type { ServerResponse } from 'node:http'
+
+/**
+ * Settles when `res` (or its socket) can take more, or is gone (`close`), leaving no listener
+ * behind. Node 22+ does not flag (or later `drain`) a response for what it took while its socket
+ * was corked, so the socket is waited on when it is the one that is full.
+ */
+export function drainedOrClosed(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve()
+  const drains: NodeJS.EventEmitter = res.socket?.writableNeedDrain ? res.socket : res
+  return new Promise((resolve) => {
+    const done = (): void => {
+      drains.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    drains.on('drain', done)
+    res.on('close', done)
+  })
+}
