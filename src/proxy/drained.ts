@@ -1,6 +1,6 @@
 /**
  * Waiting for room in a response: what every answer written piece by piece does when a write
- * reports a full buffer (SSE frames, JSON in pieces, a forwarded upstream body).
+ * reports a full buffer (SSE and the other stream framings, JSON in pieces, a forwarded upstream body).
  * @module
  */
 import type { ServerResponse } from 'node:http'
