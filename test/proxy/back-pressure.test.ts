@@ -1,8 +1,9 @@
 /**
  * Back-pressure in every body written piece by piece: a client that stops reading for a while
  * fills the socket, the server waits for room (`drainedOrClosed`), and the client still gets
- * every byte once it reads again. Each test checks that some write did find the buffer full, so
- * the waiting path ran. Covered: NDJSON (Ollama), the AWS event stream
+ * every byte once it reads again. The client reads nothing until the server under test has
+ * found its buffer full (so the waiting path runs however slow the machine); each body is about
+ * 10 MB, more than the socket buffers hold. Covered: NDJSON (Ollama), the AWS event stream
  * (Bedrock), a JSON answer written in pieces (embeddings) and a forwarded upstream stream
  * (record mode); SSE has its own figures in stream-resources.test.ts.
  */
@@ -50,37 +51,45 @@ const portOf = (proxy: FakeProxy): number => Number(new URL(proxy.url).port)
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
+/**
+ * Waits, reading nothing, until the server on `port` has found its buffer full: the client reads
+ * again only once the server has had to wait, however slow the machine is.
+ */
+async function untilServerWaits(port: number, limitMs = 20_000): Promise<void> {
+  for (const end = Date.now() + limitMs; !waited.has(port); await pause(5)) {
+    if (Date.now() > end) throw new Error(`the server on port ${port} never found its buffer full in ${limitMs} ms: the body fits in the socket buffers`)
+  }
+}
+
 /** `received` is `reply`, checked without printing megabytes when it is not. */
 function expectWhole(received: string, reply: string): void {
   expect(received.length).toBe(reply.length)
   expect(received === reply, 'the text arrived whole and in order').toBe(true)
 }
 
-/** POSTs `json`, waits `ms` before reading a byte, then reads the whole body. */
-async function readSlowly(url: string, json: unknown, ms = 300): Promise<{ status: number; bytes: Uint8Array }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) })
-  await pause(ms)
+/** POSTs `json` to `proxy`, reads nothing until the server has had to wait, then reads the whole body. */
+async function readSlowly(proxy: FakeProxy, path: string, json: unknown): Promise<{ status: number; bytes: Uint8Array }> {
+  const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) })
+  await untilServerWaits(portOf(proxy))
   return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) }
 }
 
 describe('a client that stops reading gets the whole body once it reads again', () => {
   test('NDJSON (Ollama /api/chat): every line, the last one done', { timeout: 30_000 }, async () => {
-    const reply = longReply(40_000)
+    const reply = longReply(80_000)
     const proxy = await startProxy(reply)
-    const { status, bytes } = await readSlowly(`${proxy.url}/api/chat`, { model: 'llama3', messages: [{ role: 'user', content: 'hi' }] })
+    const { status, bytes } = await readSlowly(proxy, '/api/chat', { model: 'llama3', messages: [{ role: 'user', content: 'hi' }] })
     expect(status).toBe(200)
     const lines = new TextDecoder().decode(bytes).trim().split('\n').map((line) => JSON.parse(line) as { message?: { content?: string }; done: boolean })
-    expect(waited).toContain(portOf(proxy))
     expectWhole(lines.map((line) => line.message?.content ?? '').join(''), reply)
     expect(lines.at(-1)?.done).toBe(true)
   })
 
   test('the AWS event stream (Bedrock ConverseStream): every message, whole and in order', { timeout: 30_000 }, async () => {
-    const reply = longReply(40_000)
+    const reply = longReply(60_000)
     const proxy = await startProxy(reply)
-    const { status, bytes } = await readSlowly(`${proxy.url}/model/m/converse-stream`, { messages: [{ role: 'user', content: [{ text: 'hi' }] }] })
+    const { status, bytes } = await readSlowly(proxy, '/model/m/converse-stream', { messages: [{ role: 'user', content: [{ text: 'hi' }] }] })
     expect(status).toBe(200)
-    expect(waited).toContain(portOf(proxy))
     const events = decodeMessages(bytes).map((message) => ({ type: message.headers[':event-type'], payload: JSON.parse(new TextDecoder().decode(message.payload)) as { delta?: { text?: string } } }))
     expectWhole(events.filter((event) => event.type === 'contentBlockDelta').map((event) => event.payload.delta?.text).join(''), reply)
     expect(events.at(-1)?.type).toBe('metadata')
@@ -89,18 +98,17 @@ describe('a client that stops reading gets the whole body once it reads again', 
   test('a JSON answer written in pieces (embeddings, through the openai client)', { timeout: 30_000 }, async () => {
     const proxy = await startProxy('unused')
     const client = new OpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1`, maxRetries: 0 })
-    const input = Array.from({ length: 100 }, (_, i) => `text ${i}`)
+    const input = Array.from({ length: 200 }, (_, i) => `text ${i}`)
     const response = await client.embeddings.create({ model: 'text-embedding-3-large', input, encoding_format: 'float', dimensions: 3072 }).asResponse()
-    await pause(300)
+    await untilServerWaits(portOf(proxy))
     const text = await response.text()
-    expect(waited).toContain(portOf(proxy))
     const answer = JSON.parse(text) as { data: Array<{ index: number; embedding: number[] }> }
     expect(answer.data.map((item) => item.index)).toEqual(input.map((_, i) => i))
     expect(answer.data.every((item) => item.embedding.length === 3072)).toBe(true)
   })
 
   test('a forwarded upstream stream (record mode, through the openai client)', { timeout: 30_000 }, async () => {
-    const reply = longReply(40_000)
+    const reply = longReply(60_000)
     const upstream = await startProxy(reply)
     const front = await startProxy('unused', { upstream: { openai: upstream.url }, record: join(await tempDir(), 'turns.jsonl') })
     const client = new OpenAI({ apiKey: 'k', baseURL: `${front.url}/v1`, maxRetries: 0 })
@@ -108,12 +116,11 @@ describe('a client that stops reading gets the whole body once it reads again', 
     let text = ''
     let first = true
     for await (const chunk of stream) {
-      if (first) await pause(300)
+      if (first) await untilServerWaits(portOf(front))
       first = false
       text += chunk.choices[0]?.delta.content ?? ''
     }
     expectWhole(text, reply)
-    expect(waited).toContain(portOf(front))
     expect(front.requests).toHaveLength(1)
   })
 })
