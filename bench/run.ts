@@ -119,7 +119,20 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-const verdict = (ok: boolean): string => (ok ? 'meets' : 'MISSES')
+/** Every target this run judged, for the summary at the end. */
+const judged: Array<{ what: string; ok: boolean; reading: string }> = []
+
+/**
+ * `meets` or `MISSES` for `value` against `limit`, noted for the summary. A value that prints
+ * as its limit yet misses it (×0.902 against 0.90) is shown with one more digit.
+ */
+function verdict(what: string, value: number, limit: number, digits: number, unit: string): string {
+  const ok = value <= limit
+  const shown = value.toFixed(digits) === limit.toFixed(digits) && !ok ? value.toFixed(digits + 1) : value.toFixed(digits)
+  const reading = unit === '×' ? `×${shown} (target ≤ ${limit.toFixed(digits)}×)` : `${shown} ${unit} (limit ${limit} ${unit})`
+  judged.push({ what, ok, reading })
+  return `${ok ? 'meets' : 'MISSES'}${shown === value.toFixed(digits) ? '' : ` (${unit === '×' ? '×' : ''}${shown})`}`
+}
 
 async function runGroup(group: BenchGroup): Promise<void> {
   await group.setup?.()
@@ -144,7 +157,7 @@ async function runGroup(group: BenchGroup): Promise<void> {
     const ratio = median(ratios)
     const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`
     const wall = median(runs.map((sample, i) => sample.wall / baseline[i].wall))
-    const target = c.target === undefined ? '' : `  target ≤ ${c.target.toFixed(2)}× ${verdict(ratio <= c.target)}`
+    const target = c.target === undefined ? '' : `  target ≤ ${c.target.toFixed(2)}× ${verdict(`${group.title}: ${c.name}`, ratio, c.target, 2, '×')}`
     const cpu = median(runs.map((sample) => sample.cpu)).toFixed(1)
     console.log(`  ${c.name.padEnd(56)} ${cpu.padStart(8)} µs  ×${ratio.toFixed(2)} (rounds ${range}; wall ×${wall.toFixed(2)})${target}`)
   }
@@ -155,7 +168,8 @@ async function runGroup(group: BenchGroup): Promise<void> {
     const ratio = median(ratios)
     const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`
     const wall = median(mine.map((sample, i) => sample.wall / theirs[i].wall))
-    console.log(`  ${`${name} ÷ ${against}`.padEnd(56)} ${''.padStart(11)}  ×${ratio.toFixed(2)} (rounds ${range}; wall ×${wall.toFixed(2)})  target ≤ ${target.toFixed(2)}× ${verdict(ratio <= target)}`)
+    const judgement = verdict(`${group.title}: ${name} ÷ ${against}`, ratio, target, 2, '×')
+    console.log(`  ${`${name} ÷ ${against}`.padEnd(56)} ${''.padStart(11)}  ×${ratio.toFixed(2)} (rounds ${range}; wall ×${wall.toFixed(2)})  target ≤ ${target.toFixed(2)}× ${judgement}`)
   }
 }
 
@@ -168,7 +182,7 @@ async function runFigures(group: FigureGroup): Promise<void> {
   const figures = await group.measure(quick)
   console.log(`\n${group.title}`)
   for (const f of figures) {
-    const limit = f.limit === undefined ? '' : `  limit ${f.limit} ${f.unit} ${verdict(f.value <= f.limit)}`
+    const limit = f.limit === undefined ? '' : `  limit ${f.limit} ${f.unit} ${verdict(`${group.title}: ${f.name}`, f.value, f.limit, 2, f.unit)}`
     console.log(`  ${f.name.padEnd(58)} ${f.value.toFixed(2).padStart(10)} ${f.unit}${limit}`)
   }
 }
@@ -179,3 +193,7 @@ for (const group of selected) {
   if ('measure' in group) await runFigures(group)
   else await runGroup(group)
 }
+
+const missed = judged.filter((target) => !target.ok)
+console.log(`\nTargets: ${judged.length - missed.length} of ${judged.length} met in this run${missed.length ? '; missed:' : ''}`)
+for (const { what, reading } of missed) console.log(`  ${what} — ${reading}`)
