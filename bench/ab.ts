@@ -10,8 +10,8 @@
  *   npm run bench:ab -- anthropic /tmp/dist-before dist [rounds]
  *
  * Kinds: `json` (openai chat, JSON), `stream` (openai chat, 50 chunks), `anthropic` (messages,
- * 48 deltas). Two identical builds read ×1.00 give or take 0.02 over 25 rounds on the 2-core
- * development machine; a change that moves B/A by less than that has not been shown to matter.
+ * 48 deltas). Two identical builds read B/A between ×0.99 and ×1.02 on the 2-core development
+ * machine; a change that moves B/A by less than that has not been shown to matter.
  */
 import Anthropic from '@anthropic-ai/sdk'
 import { createServer, type Server } from 'node:http'
