@@ -74,7 +74,6 @@ const servers = await startServers()
 const collect = globalThis.gc as ((options?: { type: 'minor' | 'major' }) => void) | undefined
 if (!collect) throw new Error('garbage.ts needs node --expose-gc')
 
-/** Bytes sampled per request over `measured` requests: all allocated, or only what outlived minor GCs. */
 /** Sends `count` requests, clearing the records now and then, as the wire benchmarks do. */
 async function send(client: { once(): Promise<void> }, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
@@ -83,6 +82,7 @@ async function send(client: { once(): Promise<void> }, count: number): Promise<v
   }
 }
 
+/** Bytes sampled per request over `measured` requests: all allocated, or only what outlived minor GCs. */
 async function bytesPerRequest(client: { once(): Promise<void> }, pass: 'allocated' | 'kept'): Promise<number> {
   servers.proxy.reset()
   collect!()
