@@ -1,7 +1,7 @@
 /**
  * Two builds of agent-doubles side by side: is a change worth keeping? Each build's FakeProxy
  * and the floor (a bare `node:http` server replaying build A's bytes) serve the same requests
- * from the real SDK in one process, in rotated slices of about 10 ms as in `run.ts`, and the run
+ * from the real SDK in one process, in rotated slices of about 10 ms (`rounds.ts`), and the run
  * prints each build's ratio to the floor and B's to A: the median of the rounds, with their range.
  *
  *   cp -r dist /tmp/dist-before        # the build to compare against
@@ -20,7 +20,8 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import OpenAI from 'openai'
 import type { FakeProxy, scriptedLLM } from '../src/index.js'
-import { bodies, replies } from './proxy/servers.js'
+import { bodies, captureAnswer, replies } from './proxy/servers.js'
+import { calibrate, median, runRound } from './rounds.js'
 
 type Build = { FakeProxy: typeof FakeProxy; scriptedLLM: typeof scriptedLLM }
 type Call = () => Promise<unknown>
@@ -37,7 +38,6 @@ if (!kind || !(kind in kinds) || !dirA || !dirB) {
 }
 const { path, body } = kinds[kind as keyof typeof kinds]
 const rounds = Number(roundsArgument)
-const SLICE_MS = 10
 const ROUND_MS = 1000
 
 const load = async (dir: string): Promise<Build> => (await import(pathToFileURL(resolve(dir, 'index.js')).href)) as Build
@@ -45,13 +45,10 @@ const [a, b] = [await load(dirA), await load(dirB)]
 const proxies = await Promise.all([a, b].map((build) => new build.FakeProxy({ llm: build.scriptedLLM(replies) }).start()))
 
 /** The floor replays what build A answered, headers and bytes. */
-const sample = await fetch(`${proxies[0]!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-const headers: Record<string, string> = {}
-for (const [name, value] of sample.headers) if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) headers[name] = value
-const bytes = Buffer.from(await sample.arrayBuffer())
+const answer = await captureAnswer(`${proxies[0]!.url}${path}`, body)
 const floor: Server = createServer((req, res) => {
   req.on('data', () => {})
-  req.on('end', () => res.writeHead(200, headers).end(bytes))
+  req.on('end', () => res.writeHead(200, answer.headers).end(answer.body))
 })
 await new Promise<void>((listening) => floor.listen(0, '127.0.0.1', listening))
 
@@ -79,40 +76,18 @@ const clearing = (call: Call): Call => () => {
 }
 const cases = [caller(`http://127.0.0.1:${(floor.address() as AddressInfo).port}`), ...proxies.map((proxy) => caller(proxy.url))].map(clearing)
 
-/** Warms each case up for a second and returns how many calls fill a slice. */
-async function calibrate(call: Call): Promise<number> {
-  let count = 0
-  for (const end = performance.now() + 1000; performance.now() < end; count++) await call()
-  return Math.max(1, Math.round((count * SLICE_MS) / 1000))
-}
 const batches: number[] = []
-for (const call of cases) batches.push(await calibrate(call))
+for (const call of cases) batches.push(await calibrate(call, 1000))
 
 const ratios = { a: [] as number[], b: [] as number[], ba: [] as number[] }
 for (let round = 0; round < rounds; round++) {
-  const cpu = cases.map(() => 0)
-  const ops = cases.map(() => 0)
-  for (let turn = 0, end = performance.now() + ROUND_MS * cases.length; performance.now() < end; turn++) {
-    for (let j = 0; j < cases.length; j++) {
-      const i = (j + turn) % cases.length
-      const start = process.cpuUsage()
-      for (let k = 0; k < batches[i]!; k++) await cases[i]!()
-      const used = process.cpuUsage(start)
-      cpu[i]! += used.user + used.system
-      ops[i]! += batches[i]!
-    }
-  }
-  const [perFloor, perA, perB] = cpu.map((total, i) => total / ops[i]!) as [number, number, number]
-  ratios.a.push(perA / perFloor)
-  ratios.b.push(perB / perFloor)
-  ratios.ba.push(perB / perA)
+  const [floorCost, aCost, bCost] = (await runRound(cases, batches, ROUND_MS)).map((sample) => sample.cpu) as [number, number, number]
+  ratios.a.push(aCost / floorCost)
+  ratios.b.push(bCost / floorCost)
+  ratios.ba.push(bCost / aCost)
 }
 
-const summary = (values: number[]): string => {
-  const sorted = [...values].sort((x, y) => x - y)
-  const middle = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2
-  return `×${middle.toFixed(3)} (rounds ${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)})`
-}
+const summary = (values: number[]): string => `×${median(values).toFixed(3)} (rounds ${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`
 console.log(`${kind}, ${rounds} rounds: A ÷ floor ${summary(ratios.a)}; B ÷ floor ${summary(ratios.b)}; B ÷ A ${summary(ratios.ba)}`)
 
 floor.closeAllConnections()

@@ -20,6 +20,7 @@ import { groups as llmGroups } from './llm/ai-sdk.bench.js'
 import { groups as agentGroups } from './agent/mock-agent.bench.js'
 import { figures as memoryFigures } from './memory/figures.js'
 import { figures as fixtureFigures } from './fixtures/figures.js'
+import { calibrate, median, runRound, type Sample } from './rounds.js'
 
 export interface BenchCase {
   name: string
@@ -69,55 +70,6 @@ const families: Record<string, Array<BenchGroup | FigureGroup>> = {
 const only = process.env.BENCH_ONLY
 if (only && !families[only]) throw new TypeError(`BENCH_ONLY must be one of ${Object.keys(families).join(', ')}, got ${JSON.stringify(only)}`)
 const selected = only ? families[only] : Object.values(families).flat()
-
-/** What one timed run of a case cost per operation, in microseconds. */
-interface Sample {
-  cpu: number
-  wall: number
-}
-
-/** How long one uninterrupted batch of a case runs before the next case takes over (ms). */
-const SLICE_MS = 10
-
-/** How many calls of `fn` take about {@link SLICE_MS}, found while warming it up for `ms`. */
-async function calibrate(fn: () => Promise<unknown>, ms: number): Promise<number> {
-  let ops = 0
-  const start = performance.now()
-  while (performance.now() - start < ms) {
-    await fn()
-    ops++
-  }
-  return Math.max(1, Math.round((ops * SLICE_MS) / ms))
-}
-
-/**
- * One round: the cases take turns in slices of about {@link SLICE_MS} each (the order rotating
- * every turn) until each has run about `ms`, so a noisy neighbour weighs on all of them alike.
- * Returns each case's cost per operation: the process's CPU time (user + system), and wall time.
- */
-async function runRound(fns: Array<() => Promise<unknown>>, batches: number[], ms: number): Promise<Sample[]> {
-  const totals = fns.map(() => ({ cpu: 0, wall: 0, ops: 0 }))
-  const end = performance.now() + ms * fns.length
-  for (let turn = 0; performance.now() < end; turn++) {
-    for (let j = 0; j < fns.length; j++) {
-      const i = (j + turn) % fns.length
-      const cpu = process.cpuUsage()
-      const start = performance.now()
-      for (let k = 0; k < batches[i]; k++) await fns[i]()
-      const used = process.cpuUsage(cpu)
-      totals[i].wall += (performance.now() - start) * 1000
-      totals[i].cpu += used.user + used.system
-      totals[i].ops += batches[i]
-    }
-  }
-  return totals.map((total) => ({ cpu: total.cpu / total.ops, wall: total.wall / total.ops }))
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
 
 /** Every target this run judged, for the summary at the end. */
 const judged: Array<{ what: string; ok: boolean; reading: string }> = []

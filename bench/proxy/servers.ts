@@ -27,6 +27,23 @@ export interface Servers {
   close(): Promise<void>
 }
 
+/** What the floor replays: a FakeProxy answer's headers and bytes. */
+export interface Answer {
+  headers: Record<string, string>
+  body: Buffer
+}
+
+/** POSTs `body` to `url` and keeps the answer for the floor to replay. */
+export async function captureAnswer(url: string, body: unknown): Promise<Answer> {
+  const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const headers: Record<string, string> = {}
+  for (const [name, value] of answer.headers) {
+    // content-length stays where FakeProxy sent one (JSON); its streams are chunked, as the floor's are.
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) headers[name] = value
+  }
+  return { headers, body: Buffer.from(await answer.arrayBuffer()) }
+}
+
 /** Starts the three servers, the floor serving the bytes FakeProxy answered. */
 export async function startServers(): Promise<Servers> {
   const proxy = await new FakeProxy({ llm: scriptedLLM(replies) }).start()
@@ -35,21 +52,13 @@ export async function startServers(): Promise<Servers> {
   aimock.onMessage('stream', { content: longReply }, { chunkSize: 4 })
   await aimock.start()
 
-  const captured = new Map<string, { headers: Record<string, string>; body: Buffer }>()
+  const captured = new Map<string, Answer>()
   const samples = [
     ['/v1/chat/completions', bodies.chat],
     ['/v1/chat/completions', bodies.chatStream],
     ['/v1/messages', bodies.messagesStream],
   ] as const
-  for (const [path, body] of samples) {
-    const answer = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-    const headers: Record<string, string> = {}
-    for (const [name, value] of answer.headers) {
-      // content-length stays where FakeProxy sent one (JSON); its streams are chunked, as the floor's are.
-      if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) headers[name] = value
-    }
-    captured.set(`${path} ${'stream' in body}`, { headers, body: Buffer.from(await answer.arrayBuffer()) })
-  }
+  for (const [path, body] of samples) captured.set(`${path} ${'stream' in body}`, await captureAnswer(`${proxy.url}${path}`, body))
   proxy.reset()
 
   const bare: Server = createServer((req, res) => {
