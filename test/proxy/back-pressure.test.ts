@@ -9,6 +9,7 @@
  */
 import { ServerResponse } from 'node:http'
 import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
 import OpenAI from 'openai'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { FakeProxy, scriptedLLM } from '../../src/index.js'
@@ -49,14 +50,12 @@ async function startProxy(reply: string, options: ConstructorParameters<typeof F
 
 const portOf = (proxy: FakeProxy): number => Number(new URL(proxy.url).port)
 
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
 /**
  * Waits, reading nothing, until the server on `port` has found its buffer full: the client reads
  * again only once the server has had to wait, however slow the machine is.
  */
 async function untilServerWaits(port: number, limitMs = 20_000): Promise<void> {
-  for (const end = Date.now() + limitMs; !waited.has(port); await pause(5)) {
+  for (const end = Date.now() + limitMs; !waited.has(port); await delay(5)) {
     if (Date.now() > end) throw new Error(`the server on port ${port} never found its buffer full in ${limitMs} ms: the body fits in the socket buffers`)
   }
 }
