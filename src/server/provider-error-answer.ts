@@ -1,7 +1,7 @@
 /**
  * The HTTP answer for one provider error (SPEC §10.2), per wire: the status, body and headers
  * the real provider sends, so each SDK throws the same class and retries the same way it does
- * against the real API. Wordings are the providers' own (see the README's "Provider errors").
+ * against the real API. Wordings are the providers' own (see "Provider errors" in docs/doubles/faults-and-provider-errors.md).
  * @module
  */
 import type { ProviderErrorName } from '../provider-errors.js'
