@@ -5,7 +5,6 @@
  * Node 20 has no global WebSocket: `ws` is installed as one for these tests, as the SDK's docs say.
  */
 import { Agent, OpenAIProvider, Runner, tool } from '@openai/agents'
-import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { installMatchers } from '../../matchers/index.js'
 import { WebSocket as WsWebSocket } from 'ws'
@@ -28,8 +27,7 @@ afterAll(() => {
 })
 
 function runnerFor(proxy: FakeProxy): { runner: Runner; provider: OpenAIProvider } {
-  const client = new OpenAI({ apiKey: 'test-key', baseURL: `${proxy.url}/v1`, maxRetries: 0 })
-  const provider = new OpenAIProvider({ openAIClient: client, useResponses: true, useResponsesWebSocket: true })
+  const provider = new OpenAIProvider({ apiKey: 'test-key', baseURL: `${proxy.url}/v1`, useResponses: true, useResponsesWebSocket: true })
   return { runner: new Runner({ modelProvider: provider, tracingDisabled: true }), provider }
 }
 
