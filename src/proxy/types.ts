@@ -23,6 +23,8 @@ export type Dialect =
   | 'bedrock-converse'
   | 'bedrock-invoke'
   | 'bedrock-embed'
+  | 'openai-realtime'
+  | 'gemini-live'
 
 /** Who sent a request, read from the `X-Viper-*` headers. */
 export interface Identity {
@@ -55,6 +57,8 @@ export interface FakeRequest {
   request: ModelRequest
   /** The neutral answer the proxy gave, once it was produced (absent for `reply()` and failures). */
   response?: ModelResponse
+  /** The WebSocket session that carried it (its `id` in `proxy.sessions`, SPEC §18); absent over HTTP. */
+  session?: string
   /** The HTTP status of an error answer (a provider error, a rejected request). */
   status?: number
   /** The error the request was answered with, in the provider's terms (`name` for provider errors). */

@@ -42,7 +42,8 @@ export abstract class Session {
   readonly identity: Identity
   protected readonly state: ProxyState
   protected readonly ws: WebSocket
-  readonly #book: SessionBook
+  /** The book of the proxy or lane serving it (records, planned transcripts). */
+  protected readonly sessionBook: SessionBook
   #closed = false
 
   constructor(
@@ -52,7 +53,7 @@ export abstract class Session {
     const { ws, state, book, req } = context
     this.ws = ws
     this.state = state
-    this.#book = book
+    this.sessionBook = book
     this.identity = readIdentity(req.headers)
     this.record = {
       id: book.nextId(),
@@ -131,7 +132,7 @@ export abstract class Session {
     if (this.#closed) return
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)
     if (isBinary && !this.acceptsBinary()) {
-      this.#book.keep(this.record, { invalid: `<binary frame of ${bytes.length} bytes>` })
+      this.sessionBook.keep(this.record, { invalid: `<binary frame of ${bytes.length} bytes>` })
       return this.sendFault({ code: 'invalid_json', message: 'The server failed to parse the event: binary frames are not accepted; send each event as a JSON text frame.' })
     }
     const text = bytes.toString('utf8')
@@ -139,14 +140,14 @@ export abstract class Session {
     try {
       event = JSON.parse(text)
     } catch (error) {
-      this.#book.keep(this.record, { invalid: text.slice(0, 1024) })
+      this.sessionBook.keep(this.record, { invalid: text.slice(0, 1024) })
       return this.sendFault({ code: 'invalid_json', message: `The server failed to parse the event: ${error instanceof Error ? error.message : String(error)}` })
     }
     if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-      this.#book.keep(this.record, { invalid: text.slice(0, 1024) })
+      this.sessionBook.keep(this.record, { invalid: text.slice(0, 1024) })
       return this.sendFault({ code: 'invalid_json', message: 'The server failed to parse the event: an event must be a JSON object.' })
     }
-    this.#book.keep(this.record, event as Record<string, unknown>)
+    this.sessionBook.keep(this.record, event as Record<string, unknown>)
     try {
       this.onEvent(event as Record<string, unknown>)
     } catch (error) {
@@ -160,7 +161,7 @@ export abstract class Session {
     this.#closed = true
     this.record.open = false
     this.record.closeCode = code
-    this.#book.live.delete(this)
+    this.sessionBook.live.delete(this)
     this.onClosed()
   }
 }
