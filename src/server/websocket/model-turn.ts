@@ -97,8 +97,8 @@ export interface PumpOptions {
   /** Takes each event (renamed, one `finish` at the end). */
   encode: StreamEncoder
   record: FakeRequest
-  /** The wire's tool-call id format. */
-  toolCallIds: WireIdKind
+  /** The wire's tool-call id format; without it the brain's ids are kept. */
+  toolCallIds?: WireIdKind
   /** Aborted when the response is cancelled or the session ends. */
   signal: AbortSignal
   /** A promise while the client has fallen behind: waited for before the next event. */
@@ -112,7 +112,7 @@ export interface PumpOptions {
  */
 export async function pumpTurn(brain: LLM, request: ModelRequest, options: PumpOptions): Promise<void> {
   const { signal } = options
-  const events = new BrainEvents(options.encode, { model: request.model, rename: toolCallIdRenamer(options.toolCallIds), record: options.record })
+  const events = new BrainEvents(options.encode, { model: request.model, rename: options.toolCallIds ? toolCallIdRenamer(options.toolCallIds) : (id: string) => id, record: options.record })
   const stream = brain.stream(request, { signal }) as AsyncIterable<StreamEvent> & MaybeAtOnce
   const pass = async (event: StreamEvent): Promise<boolean> => {
     if (signal.aborted || !events.pass(event)) return false

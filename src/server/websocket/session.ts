@@ -116,7 +116,8 @@ export abstract class Session {
   /** Ends the session with a close frame. */
   close(code: number, reason: string): void {
     if (this.#closed) return
-    if (this.ws.readyState === OPEN) this.ws.close(code, reason)
+    // A close frame's reason is at most 123 bytes.
+    if (this.ws.readyState === OPEN) this.ws.close(code, Buffer.from(reason).subarray(0, 123).toString('utf8').replace(/\uFFFD$/, ''))
     else this.ws.terminate()
     // Wait for nothing: the socket is ended or destroyed by the server's close.
     this.#ended(code)
