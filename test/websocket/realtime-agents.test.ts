@@ -9,7 +9,7 @@ import { describe, expect, onTestFinished, test } from 'vitest'
 import { z } from 'zod'
 import { installMatchers } from '../../matchers/index.js'
 import { installNetworkGuard, routeProvidersTo, scriptedLLM, toolCall } from '../../src/index.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { startProxy } from '../proxy/helpers.js'
 
 installMatchers(expect)

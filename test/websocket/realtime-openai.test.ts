@@ -11,8 +11,8 @@ import { OpenAIRealtimeWS } from 'openai/realtime/ws'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { installMatchers } from '../../matchers/index.js'
 import { installNetworkGuard, routeProvidersTo, scriptedLLM, toolCall } from '../../src/index.js'
-import { BYTES_PER_CHARACTER, speechFor } from '../../src/wire/openai-realtime/audio.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import { BYTES_PER_CHARACTER, speechFor } from '../../src/wire/pcm16.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { startProxy } from '../proxy/helpers.js'
 
 installMatchers(expect)

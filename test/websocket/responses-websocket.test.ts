@@ -11,7 +11,7 @@ import { WebSocket as WsWebSocket } from 'ws'
 import { z } from 'zod'
 import { scriptedLLM, toolCall } from '../../src/index.js'
 import { startProxy } from '../proxy/helpers.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 
 installMatchers(expect)
 

@@ -5,8 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { ProxyState } from '../../proxy/handle-request.js'
-import type { LaneTable } from '../../proxy/lanes.js'
+import type { ProxyState } from '../handle-request.js'
+import type { LaneTable } from '../lanes.js'
 import { LiveSession } from './live-session.js'
 import { RealtimeSession } from './realtime-session.js'
 import { ResponsesSession } from './responses-session.js'

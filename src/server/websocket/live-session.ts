@@ -7,9 +7,9 @@
  * cannot be answered (a refusal, a planned provider error, a failing brain) with 1011.
  * @module
  */
-import { BadRequest, record as fieldsOf } from '../../proxy/dialect.js'
-import { geminiGenerate } from '../../wire/gemini.js'
-import { isSilence } from '../../wire/openai-realtime/audio.js'
+import { BadRequest, record as fieldsOf } from '../../wire/dialect.js'
+import { geminiGenerate } from '../../wire/gemini/codec.js'
+import { isSilence } from '../../wire/pcm16.js'
 import { LiveTurnEncoder, liveMessageKind, readSetup, type LiveSetup } from '../../wire/gemini/live.js'
 import { MAX_AUDIO_BUFFER_BYTES } from './bounds.js'
 import { admitTurn, brainFor, pumpTurn, turnFailureOf, turnRecord, type TurnFailure } from './model-turn.js'

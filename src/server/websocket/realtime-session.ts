@@ -7,9 +7,9 @@
  * @module
  */
 import type { ModelRequest } from '../../llm/types.js'
-import { record as fieldsOf } from '../../proxy/dialect.js'
+import { record as fieldsOf } from '../../wire/dialect.js'
 import { MAX_AUDIO_BUFFER_BYTES } from './bounds.js'
-import { durationMs, isSilence } from '../../wire/openai-realtime/audio.js'
+import { durationMs, isSilence } from '../../wire/pcm16.js'
 import { createdItem, inputAudioItem, neutralConversation, truncatedItem, type RealtimeItem } from '../../wire/openai-realtime/items.js'
 import { RealtimeResponseEncoder, realtimeError, type ResponseEnd } from '../../wire/openai-realtime/response-events.js'
 import {

@@ -5,14 +5,14 @@
  * events it streams go out as one message each. Responses are answered one at a time, in order.
  * @module
  */
-import { frameData } from '../../proxy/dialect.js'
-import { handleRequest } from '../../proxy/handle-request.js'
-import { inProcessTransport, type InProcessTransport } from '../../proxy/in-process.js'
-import { answerCrash } from '../../proxy/crash-answer.js'
-import { serverErrorBody } from '../../proxy/server-errors.js'
-import { wireId } from '../../proxy/wire-ids.js'
-import { BadRequest } from '../../proxy/dialect.js'
-import { openaiResponses } from '../../wire/openai-responses.js'
+import { frameData } from '../../wire/dialect.js'
+import { handleRequest } from '../handle-request.js'
+import { inProcessTransport, type InProcessTransport } from '../in-process.js'
+import { answerCrash } from '../crash-answer.js'
+import { serverErrorBody } from '../server-errors.js'
+import { wireId } from '../../wire/wire-ids.js'
+import { BadRequest } from '../../wire/dialect.js'
+import { openaiResponses } from '../../wire/openai-responses/codec.js'
 import { RESPONSE_CREATE, SseDataReader, errorEvent, isWarmup, responseCreateBody } from '../../wire/openai-responses/websocket.js'
 import { MAX_QUEUED_RESPONSES } from './bounds.js'
 import { Session, type ClientFault, type SessionContext } from './session.js'

@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { RawData, WebSocket } from 'ws'
-import type { ProxyState } from '../../proxy/handle-request.js'
-import { forwardableHeaders, readIdentity } from '../../proxy/identity.js'
-import type { Identity } from '../../proxy/types.js'
+import type { ProxyState } from '../handle-request.js'
+import { forwardableHeaders, readIdentity } from '../../gateway/identity.js'
+import type { Identity } from '../types.js'
 import { HIGH_WATER_BYTES, MAX_BUFFERED_BYTES } from './bounds.js'
 import type { SessionBook, WebSocketSession, WebSocketTransport } from './session-book.js'
 

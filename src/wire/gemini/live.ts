@@ -8,8 +8,8 @@
  * @module
  */
 import type { ModelResponse, StreamEvent } from '../../llm/types.js'
-import { record } from '../../proxy/dialect.js'
-import { speechFor } from '../openai-realtime/audio.js'
+import { record } from '../dialect.js'
+import { speechFor } from '../pcm16.js'
 
 /** The client messages of a Live session, by their one top-level field. */
 export const LIVE_CLIENT_MESSAGES = ['setup', 'clientContent', 'realtimeInput', 'toolResponse'] as const

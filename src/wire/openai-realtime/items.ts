@@ -5,7 +5,7 @@
  * @module
  */
 import type { Message } from '../../llm/types.js'
-import { appendPart, imageFromUrl, parseArguments, record, toolNameFor } from '../../proxy/dialect.js'
+import { appendPart, imageFromUrl, parseArguments, record, toolNameFor } from '../dialect.js'
 
 /** One conversation item as the API reports it (`object: 'realtime.item'`). */
 export type RealtimeItem = Record<string, unknown> & { id: string; type: string }

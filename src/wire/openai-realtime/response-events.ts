@@ -9,8 +9,8 @@
  * @module
  */
 import type { ModelResponse, StreamEvent, Usage } from '../../llm/types.js'
-import { argumentsJson, splitArguments } from '../../proxy/dialect.js'
-import { speechFor } from './audio.js'
+import { argumentsJson, splitArguments } from '../dialect.js'
+import { speechFor } from '../pcm16.js'
 import type { RealtimeItem } from './items.js'
 
 /** Takes each server event as it is made. */

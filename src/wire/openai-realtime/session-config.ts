@@ -3,7 +3,7 @@
  * changes (a partial object, merged field by field), and what a response reads of it.
  * @module
  */
-import { decodeToolList, record } from '../../proxy/dialect.js'
+import { decodeToolList, record } from '../dialect.js'
 import type { ToolChoice, ToolDefinition } from '../../llm/types.js'
 
 /** The session as the API reports it; fields the fake does not read are kept as sent. */
