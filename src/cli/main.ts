@@ -5,7 +5,7 @@
  * @module
  */
 import { PREFIX } from '../internal/describe.js'
-import type { FakeProxy } from '../proxy/fake-proxy.js'
+import type { FakeProxy } from '../server/fake-proxy.js'
 import { commands, mainHelp, mcpHelp, serveHelp, type CommandName } from './help.js'
 import { serveMcpStdio, type StdioMcpServer } from './mcp.js'
 import { serve } from './serve.js'
