@@ -25,12 +25,14 @@ import {
 } from '../dialect.js'
 import { wireId } from '../wire-ids.js'
 import { jsonStringContent } from '../../internal/json-string.js'
+import { anthropicProviderError } from './errors.js'
 
 /** The Anthropic Messages dialect. */
 export const anthropicMessages: ModelDialect = {
   id: 'anthropic-messages',
   kind: 'model',
   errorStyle: 'anthropic',
+  providerError: anthropicProviderError,
   needs: ['anthropic_messages'],
   toolCallIds: 'anthropic-tool-use',
   decode,
