@@ -33,6 +33,7 @@ import {
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from '../gateway/identity.js'
 import { openaiProviderError } from '../wire/openai-chat/errors.js'
+import { withRequestId } from '../wire/anthropic-messages/errors.js'
 import { providerHeadersAt, requestIdKind } from '../wire/provider-headers.js'
 import { answerHeaders, type AnswerHead } from './answer-head.js'
 import { refusalAnswer, type ErrorStyle } from '../gateway/refusal-answer.js'
@@ -131,7 +132,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     sendJson(res, head, status, JSON.stringify(body), headers)
   const sendError = (dialect: WireDialect, status: number, message: string, param?: string, headers: Record<string, string> = {}): void => {
     const error = errorAnswer(dialect, status, message, param)
-    send(status, error.body, { ...error.headers, ...headers })
+    // Anthropic's error bodies carry the request id, the fake's own ones too (SPEC §21).
+    send(status, withRequestId(error.body, requestId), { ...error.headers, ...headers })
   }
 
   if (state.control && isControlPath(path)) return handleControlApi(req, res, path, state.control)
@@ -140,7 +142,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     req.resume()
     const provider = providerForUnknownPath(path)
     if (provider) return sendError(provider, 404, `no route for ${method} ${path}`)
-    return send(404, inputErrorBody(style, 404, `no route for ${method} ${path}`))
+    return send(404, withRequestId(inputErrorBody(style, 404, `no route for ${method} ${path}`), requestId))
   }
   const { dialect } = route
   if (method !== route.method) {
@@ -484,7 +486,7 @@ async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: Fa
       body = (body as (req: FakeRequest) => unknown)(structuredClone(record))
     } catch (error) {
       const failure = errorAnswer(answer.dialect, 500, `[agent-doubles] FakeProxy reply() function threw: ${messageOf(error)}`)
-      return writeJson(answer, 500, failure.body, { ...failure.headers, ...DOUBLE_FAULT })
+      return writeJson(answer, 500, withRequestId(failure.body, answer.head.requestId), { ...failure.headers, ...DOUBLE_FAULT })
     }
   }
   let text: string | undefined
@@ -497,7 +499,7 @@ async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: Fa
   if (text === undefined) {
     const why = typeof body === 'string' ? body : `it is ${typeof body === 'function' ? 'a function' : String(body)}`
     const failure = errorAnswer(answer.dialect, 500, `[agent-doubles] FakeProxy reply() body cannot be sent as JSON: ${why}`)
-    return writeJson(answer, 500, failure.body, { ...failure.headers, ...DOUBLE_FAULT })
+    return writeJson(answer, 500, withRequestId(failure.body, answer.head.requestId), { ...failure.headers, ...DOUBLE_FAULT })
   }
   return writeText(answer, plan.status, text)
 }

@@ -49,3 +49,15 @@ export function anthropicProviderError(name: AnsweredProviderError, detail: Prov
     error: { name, type: wire.type, code: null, param: null, message },
   }
 }
+
+/**
+ * `body` with the answer's `request_id` beside `error`, as Anthropic sends every error body —
+ * including the ones the fake makes itself (unknown route, 413, its own 500s, refusals). Bodies
+ * that are not Anthropic errors, or already carry one, are returned as they are.
+ * @example
+ * withRequestId({ type: 'error', error: { type: 'not_found_error', message } }, 'req_1').request_id // 'req_1'
+ */
+export function withRequestId(body: unknown, requestId: string): unknown {
+  if (typeof body !== 'object' || body === null || (body as { type?: unknown }).type !== 'error' || 'request_id' in body) return body
+  return { ...body, request_id: requestId }
+}
