@@ -10,6 +10,8 @@
 import http from 'node:http'
 import https from 'node:https'
 import { syncBuiltinESMExports } from 'node:module'
+import type { Socket } from 'node:net'
+import { answeringSocket } from './answer.js'
 import type { Decide } from './decision.js'
 import { withHost } from './host-header.js'
 import { stackedHook, type StackedHook } from './process-hook.js'
@@ -124,11 +126,14 @@ function guardedRequest(hook: HttpHook, scheme: keyof Originals): RequestFn {
       const send = hook.originals[decision.url.protocol === 'https:' ? 'https' : 'http'].request
       return send(routedOptions(call.options, call.url, decision.url), call.callback)
     }
-    // A request that never gets a socket: Node emits the error on it, and nothing is sent.
+    // A request that never gets a socket: Node emits the error on it, and nothing is sent; or,
+    // with an answer, a socket that only answers it.
     const { agent: _agent, ...options } = call.options
+    const { answer } = decision
     const refused: http.RequestOptions = {
       ...options,
       createConnection: () => {
+        if (answer) return answeringSocket(answer) as unknown as Socket
         throw decision.error
       },
     }

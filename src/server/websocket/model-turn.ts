@@ -13,7 +13,7 @@ import { BrainEvents } from '../brain-events.js'
 import { checkModelRequestDetail } from '../../gateway/checks.js'
 import { LLM_ERROR_PREFIX, type StreamEncoder } from '../../wire/dialect.js'
 import type { ProxyState } from '../handle-request.js'
-import { providerErrorAnswer } from '../provider-error-answer.js'
+import { openaiProviderError } from '../../wire/openai-chat/errors.js'
 import { refusalCodes } from '../../gateway/refusal-codes.js'
 import type { Dialect, FakeRequest, Identity } from '../types.js'
 import type { WireIdKind } from '../../wire/wire-ids.js'
@@ -78,7 +78,8 @@ export function admitTurn(input: TurnInput, record: FakeRequest): TurnFailure | 
   }
   const planned = takePending(state.pendingProviderErrors)
   if (planned && planned.name !== 'timeout') {
-    const answer = providerErrorAnswer(planned.name, 'openai-responses', { message: planned.message, retryAfterS: planned.retryAfterS, model: record.model, requestId: `req_${state.nextId()}`, now: Math.floor(Date.now() / 1000) })
+    // Realtime sessions report errors in OpenAI's words (Gemini Live closes with them as the reason).
+    const answer = openaiProviderError(planned.name, { dialect: 'openai-responses', message: planned.message, retryAfterS: planned.retryAfterS, model: record.model, requestId: `req_${state.nextId()}`, now: Math.floor(Date.now() / 1000) })
     state.requests.push({ ...record, status: answer.status, error: answer.error })
     return { status: answer.status, type: answer.error.type, code: answer.error.code ?? null, message: answer.error.message }
   }
