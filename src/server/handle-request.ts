@@ -4,6 +4,7 @@
  * Everything it needs is handed in as {@link ProxyState}; it keeps no state of its own.
  * @module
  */
+import { brainFailure } from './brain-failure.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { LLM, ModelRequest, StreamEvent, StreamOptions } from '../llm/types.js'
 import { eventsAtOnce, type MaybeAtOnce } from '../llm/stream-events.js'
@@ -280,6 +281,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
       return sendError(dialect, error.status, error.message, error.param)
     }
+    // Recorded, so the conversation shows why this turn has no reply (render/conversation.ts).
+    Object.assign(record, brainFailure(error))
     sendError(dialect, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`, undefined, DOUBLE_FAULT)
   }
   if (dialect.kind === 'direct') {

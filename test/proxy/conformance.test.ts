@@ -31,7 +31,7 @@ const FORMAT = {
   fingerprint: /^fp_[0-9a-f]{10}$/,
 }
 
-/** Paths the fake leaves out on purpose (see the README's "Differences kept"). */
+/** Paths the fake leaves out on purpose (see "Differences kept" in test/recordings/README.md). */
 const KEPT = new Set([
   'obfuscation',
   'billing',
