@@ -50,6 +50,7 @@ import { embed as deterministicVector } from '../wire/openai-embeddings.js'
 import { openStream, type StreamOutput } from '../wire/framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from './wire-ids.js'
+import { answerUnservedUpgrade, isUpgrade } from '../server/unserved-upgrade.js'
 
 /** A refusal planned with `proxy.refuse()`. */
 export interface PendingRefusal {
@@ -134,6 +135,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   }
 
   if (state.control && isControlPath(path)) return handleControlApi(req, res, path, state.control)
+  if (isUpgrade(req)) {
+    state.requests.push(answerUnservedUpgrade(req, res, path, state.lane))
+    return
+  }
   if (agentApi) return serveAgentApi(req, state, { method, path, send })
   if (!route) {
     req.resume()
@@ -164,7 +169,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const modelTraffic = dialect.modelTraffic !== false
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
-  const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory) : undefined
+  const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory, req.headers) : undefined
   let request: ModelRequest
   try {
     // Decoded here and kept unchanged, so a model double records it without copying it again.

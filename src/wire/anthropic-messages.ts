@@ -78,7 +78,13 @@ function decode(json: Record<string, unknown>): ModelRequest {
   const messages: Message[] = []
   requireArray(json, 'messages').forEach((raw, n) => decodeMessage(record(raw), `messages.${n}`, messages))
   const request: ModelRequest = { model, messages, stream: json.stream === true }
-  const system = textOf(json.system)
+  // A `role: "system"` message inside `messages` (Claude Code's, under a beta; SPEC §17) is
+  // system text, after the top-level system prompt: never a user turn.
+  const inline = requireArray(json, 'messages')
+    .map(record)
+    .filter((message) => message.role === 'system')
+    .map((message) => (typeof message.content === 'string' ? message.content : textOf(message.content)))
+  const system = [textOf(json.system), ...inline].filter((text) => text !== '').join('\n\n')
   if (system !== '') request.system = system
   const jsonTool = forcedJsonTool(json)
   const format = record(record(json.output_config).format ?? json.output_format)
@@ -98,6 +104,8 @@ function decode(json: Record<string, unknown>): ModelRequest {
 }
 
 function decodeMessage(message: Record<string, unknown>, at: string, messages: Message[]): void {
+  // Decoded into the request's system text (see decode).
+  if (message.role === 'system') return
   const role = message.role === 'assistant' ? 'assistant' : 'user'
   if (typeof message.content === 'string') {
     messages.push({ role, content: [{ type: 'text', text: message.content }] })
