@@ -51,6 +51,7 @@ import { openStream, type StreamOutput } from '../wire/framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from './wire-ids.js'
 import { answerUnservedUpgrade, isUpgrade } from '../server/unserved-upgrade.js'
+import { BRAIN_FAILURE_HEADERS, BRAIN_FAILURE_STATUS, brainFailureMessage } from '../server/brain-failure.js'
 
 /** A refusal planned with `proxy.refuse()`. */
 export interface PendingRefusal {
@@ -283,7 +284,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
       return sendError(dialect, error.status, error.message, error.param)
     }
-    sendError(dialect, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`, undefined, DOUBLE_FAULT)
+    // A failing brain: a 400 no client retries, naming the brain and turn (SPEC §17).
+    const message = brainFailureMessage(llm, error)
+    sendError(dialect, BRAIN_FAILURE_STATUS, message, undefined, BRAIN_FAILURE_HEADERS)
   }
   if (dialect.kind === 'direct') {
     const embed = (text: string, model: string, dimensions: number): Promise<number[]> =>
