@@ -56,9 +56,11 @@ const LANE = Symbol.for('agent-doubles.proxy-lane')
 const fakeProxySerializer: SnapshotSerializer = {
   test: (value) => kindOf(value) === 'FakeProxy',
   serialize(proxy: { requests: FakeRequest[]; refusals: Refusal[]; name?: string; [LANE]?: boolean }, config, indentation) {
-    const lines = [...renderTurns(proxyTurns(proxy.requests)), ...renderRefusals(proxy.refusals)]
+    // A runtime's side requests (SPEC §17) are no turns of the conversation.
+    const turns = proxy.requests.filter((request) => request.side !== true)
+    const lines = [...renderTurns(proxyTurns(turns)), ...renderRefusals(proxy.refusals)]
     const title = proxy[LANE] ? `ProxyLane ${JSON.stringify(proxy.name)}` : 'FakeProxy'
-    return block(`${title} (${count(proxy.requests.length, 'request')})`, lines, config, indentation)
+    return block(`${title} (${count(turns.length, 'request')})`, lines, config, indentation)
   },
 }
 

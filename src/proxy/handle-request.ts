@@ -51,6 +51,7 @@ import { openStream, type StreamOutput } from '../wire/framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from './wire-ids.js'
 import { answerUnservedUpgrade, isUpgrade } from '../server/unserved-upgrade.js'
+import { sideBrain, sideRuleFor } from '../server/side-requests.js'
 import { BRAIN_FAILURE_HEADERS, BRAIN_FAILURE_STATUS, brainFailureMessage } from '../server/brain-failure.js'
 
 /** A refusal planned with `proxy.refuse()`. */
@@ -167,7 +168,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   }
   // The model list is not model traffic: planned refusals, replies and faults wait for the next
   // real model request. Forwarded requests answer with the upstream's bytes.
-  const modelTraffic = dialect.modelTraffic !== false
+  // A runtime's own request (SPEC §17) is no turn of the test's: no plan applies to it.
+  const side = sideRuleFor({ dialect: dialect.id, json, headers: req.headers })
+  const modelTraffic = dialect.modelTraffic !== false && !side
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
   const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory, req.headers) : undefined
@@ -204,6 +207,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     stream: request.stream,
     request,
   }
+  if (side) record.side = true
   // A request the upstream (or the brain standing in for it) refused did not get through.
   const withdraw = (): void => {
     const at = state.requests.indexOf(record)
@@ -267,7 +271,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     }
     return
   }
-  const llm = state.brain()
+  const llm = side ? sideBrain(side, state.brain(), request) : state.brain()
   const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
   const onBrainError = (error: unknown): void | Promise<void> => {
     if (isProxyError(error)) {

@@ -7,6 +7,7 @@
 import type { ErrorStyle } from './refusal-answer.js'
 import type { WireDialect } from './dialect.js'
 import { anthropicMessages } from '../wire/anthropic-messages.js'
+import { anthropicCountTokens } from '../wire/anthropic-messages/count-tokens.js'
 import { openaiChat } from '../wire/openai-chat.js'
 import { openaiEmbeddings } from '../wire/openai-embeddings.js'
 import { openaiModels } from '../wire/openai-models.js'
@@ -32,6 +33,8 @@ const table: Readonly<Record<string, Route>> = {
   '/responses': { method: 'POST', dialect: openaiResponses },
   '/v1/messages': { method: 'POST', dialect: anthropicMessages },
   '/messages': { method: 'POST', dialect: anthropicMessages },
+  '/v1/messages/count_tokens': { method: 'POST', dialect: anthropicCountTokens },
+  '/messages/count_tokens': { method: 'POST', dialect: anthropicCountTokens },
   '/v1/embeddings': { method: 'POST', dialect: openaiEmbeddings },
   '/embeddings': { method: 'POST', dialect: openaiEmbeddings },
   '/v1/models': { method: 'GET', dialect: openaiModels },

@@ -68,7 +68,9 @@ if (which === 'all' || which === 'claude') {
   const home = scratch('claude')
   const { query } = await load<typeof import('@anthropic-ai/claude-agent-sdk')>(claude.sdk)
   const bridge = netnsReason ? undefined : await NetnsBridge.open(lane.url)
-  const env = { PATH: process.env.PATH ?? '', ...quietEnv(home.dir), ...clientEnv(lane.url), ...bridge?.env }
+  const env: Record<string, string | undefined> = { PATH: process.env.PATH ?? '', ...quietEnv(home.dir), ...clientEnv(lane.url), ...bridge?.env }
+  // --chatty: the requests Claude Code makes when non-essential traffic is on (title, quota, model list…).
+  if (process.argv.includes('--chatty')) delete env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC
   const started = performance.now()
   try {
     for await (const message of query({
