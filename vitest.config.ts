@@ -15,6 +15,8 @@ export const slowTests = [
   'test/cli/cli.test.ts',
   'test/cli/mcp.test.ts',
   'test/proxy/hostile/findings.test.ts',
+  // Agent runtimes run for real (SPEC §17): each run starts a CLI or binary.
+  'test/runtimes/*.test.ts',
 ]
 
 /**

@@ -29,27 +29,31 @@ export function netnsUnavailable(): string | undefined {
   }
 }
 
-/** The bridge from one namespace's relay to a FakeProxy listening in this process's namespace. */
+/** The bridge from a namespace's relay to servers (a FakeProxy, a FakeMcpServer) listening in this process's namespace. */
 export class NetnsBridge {
-  readonly #server: Server
+  readonly #servers: Server[]
   readonly #dir: string
   readonly #sockets: Set<Socket>
   /** Variables the wrapper and relay read: give them to the runtime's environment. */
   readonly env: Record<string, string>
 
-  private constructor(server: Server, sockets: Set<Socket>, dir: string, path: string, port: number) {
-    this.#server = server
+  private constructor(servers: Server[], sockets: Set<Socket>, dir: string, map: string) {
+    this.#servers = servers
     this.#sockets = sockets
     this.#dir = dir
-    this.env = { AGENT_DOUBLES_NETNS_BRIDGE: path, AGENT_DOUBLES_NETNS_PORT: String(port), AGENT_DOUBLES_NETNS_NODE: process.execPath }
+    this.env = { AGENT_DOUBLES_NETNS_MAP: map, AGENT_DOUBLES_NETNS_NODE: process.execPath }
   }
 
-  /** Opens a bridge to the server at `url` (`http://127.0.0.1:<port>…`). */
-  static async open(url: string): Promise<NetnsBridge> {
-    const port = Number(new URL(url).port)
+  /** Opens a bridge to the servers at `urls` (`http://127.0.0.1:<port>…`), each reached on its own port in the namespace. */
+  static async open(...urls: string[]): Promise<NetnsBridge> {
+    const ports = [...new Set(urls.map((url) => Number(new URL(url).port)))]
     const dir = mkdtempSync(join(tmpdir(), 'agent-doubles-netns-'))
-    const path = join(dir, 'bridge.sock')
     const sockets = new Set<Socket>()
+    const servers = await Promise.all(ports.map((port) => NetnsBridge.#listen(port, join(dir, `${port}.sock`), sockets)))
+    return new NetnsBridge(servers, sockets, dir, ports.map((port) => `${port}=${join(dir, `${port}.sock`)}`).join(';'))
+  }
+
+  static async #listen(port: number, path: string, sockets: Set<Socket>): Promise<Server> {
     const server = createServer((inner) => {
       const outer = connect(port, '127.0.0.1')
       sockets.add(inner).add(outer)
@@ -65,7 +69,7 @@ export class NetnsBridge {
       outer.pipe(inner)
     })
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(path, resolve))
-    return new NetnsBridge(server, sockets, dir, path, port)
+    return server
   }
 
   /** `command args…` run in a fresh loopback-only namespace bridged to the proxy. */
@@ -75,10 +79,9 @@ export class NetnsBridge {
 
   /** Closes the bridge, every relayed connection included. */
   async close(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      this.#server.close(() => resolve())
-      for (const socket of this.#sockets) socket.destroy()
-    })
+    const closed = this.#servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))
+    for (const socket of this.#sockets) socket.destroy()
+    await Promise.all(closed)
     rmSync(this.#dir, { recursive: true, force: true })
   }
 }

@@ -134,18 +134,136 @@ export interface RunResult {
 }
 
 /**
- * Runs `command args` with `env`, in a loopback-only namespace bridged to `url` when the machine
- * allows it, and collects its output.
+ * Runs `command args` with `env`, in a loopback-only namespace bridged to `urls` (the lane's
+ * server, a FakeMcpServer) when the machine allows it, and collects its output.
  */
-export async function runIsolated(command: string, args: string[], options: { url: string; env: Record<string, string>; cwd: string; timeoutMs?: number }): Promise<RunResult> {
+export async function runIsolated(command: string, args: string[], options: { urls: string[]; env: Record<string, string>; cwd: string; timeoutMs?: number }): Promise<RunResult> {
   const started = performance.now()
-  const bridge = netnsReason ? undefined : await NetnsBridge.open(options.url)
+  const bridge = netnsReason ? undefined : await NetnsBridge.open(...options.urls)
   try {
     const [cmd, argv] = bridge ? [NETNS_EXEC, [command, ...args]] : [command, args]
     const child = spawn(cmd, argv, { cwd: options.cwd, env: { ...options.env, ...bridge?.env }, stdio: ['ignore', 'pipe', 'pipe'] })
     return await collect(child, options.timeoutMs ?? 60_000, started)
   } finally {
     await bridge?.close()
+  }
+}
+
+/** What a runtime run is given. */
+export interface RunOptions {
+  /** The lane's URL. */
+  url: string
+  prompt: string
+  /** The working directory (a scratch directory with the files the prompt is about). */
+  cwd: string
+  /** A FakeMcpServer's URL, offered to the runtime as the MCP server `notes`. */
+  mcpUrl?: string
+}
+
+/** What a runtime answered, and how long the run took. */
+export interface RuntimeAnswer {
+  text: string
+  ms: number
+}
+
+/** The base environment of a run: a PATH, a fresh home, telemetry off, the lane's variables. */
+function runEnv(home: string, env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...quietEnv(home), ...env }
+}
+
+interface ClaudeSdk {
+  query(input: { prompt: string; options: Record<string, unknown> }): AsyncIterable<{ type: string; subtype?: string; result?: string; is_error?: boolean }>
+}
+
+/** Claude Code through the Claude Agent SDK's `query()`, pointed at the lane by `fakeProxy.env`. */
+export async function runClaude(options: RunOptions & { env: Record<string, string>; allowedTools?: string[] }): Promise<RuntimeAnswer> {
+  const { query } = await load<ClaudeSdk>(claude.sdk)
+  const home = scratch('claude-home')
+  const started = performance.now()
+  const bridge = netnsReason ? undefined : await NetnsBridge.open(options.url, ...(options.mcpUrl ? [options.mcpUrl] : []))
+  try {
+    const env = runEnv(home.dir, { ...options.env, ...bridge?.env })
+    let text = ''
+    for await (const message of query({
+      prompt: options.prompt,
+      options: {
+        cwd: options.cwd,
+        env,
+        pathToClaudeCodeExecutable: claude.binary.ok ? claude.binary.path : undefined,
+        settingSources: [],
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+        ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
+        ...(options.mcpUrl ? { mcpServers: { notes: { type: 'http', url: options.mcpUrl } }, mcpServersDelivery: 'initialize' } : {}),
+        spawnClaudeCodeProcess: bridge
+          ? (spawned: { command: string; args: string[]; cwd?: string; env: Record<string, string | undefined>; signal?: AbortSignal }) =>
+              spawn(NETNS_EXEC, [spawned.command, ...spawned.args], { cwd: spawned.cwd, env: spawned.env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'], signal: spawned.signal })
+          : undefined,
+      },
+    })) {
+      if (message.type === 'result') {
+        if (message.is_error) throw new Error(`Claude Code ended with an error result: ${JSON.stringify(message).slice(0, 500)}`)
+        text = message.result ?? ''
+      }
+    }
+    return { text, ms: performance.now() - started }
+  } finally {
+    await bridge?.close()
+    home.dispose()
+  }
+}
+
+interface CodexSdk {
+  Codex: new (options: Record<string, unknown>) => {
+    startThread(options: Record<string, unknown>): { run(prompt: string): Promise<{ finalResponse: string; items: Array<{ type: string; [field: string]: unknown }> }> }
+  }
+}
+
+/** Codex through the Codex SDK (its `codex` binary), on its default model, pointed at the lane by `baseUrl`. */
+export async function runCodex(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { items: Array<{ type: string; [field: string]: unknown }> }> {
+  const { Codex } = await load<CodexSdk>(codex.sdk)
+  if (!codex.binary.ok) throw new Error(codex.binary.reason)
+  const home = scratch('codex-home')
+  const started = performance.now()
+  const bridge = netnsReason ? undefined : await NetnsBridge.open(options.url, ...(options.mcpUrl ? [options.mcpUrl] : []))
+  try {
+    const env = runEnv(home.dir, { ...options.env, ...bridge?.env, AGENT_DOUBLES_NETNS_TARGET: codex.binary.path })
+    const client = new Codex({
+      codexPathOverride: bridge ? NETNS_EXEC : codex.binary.path,
+      baseUrl: options.env.OPENAI_BASE_URL,
+      apiKey: options.env.OPENAI_API_KEY,
+      env,
+      config: {
+        analytics: { enabled: false },
+        feedback: { enabled: false },
+        check_for_update_on_startup: false,
+        ...(options.mcpUrl ? { mcp_servers: { notes: { url: options.mcpUrl } } } : {}),
+      },
+    })
+    const thread = client.startThread({ workingDirectory: options.cwd, skipGitRepoCheck: true, sandboxMode: 'danger-full-access', approvalPolicy: 'never' })
+    const turn = await thread.run(options.prompt)
+    return { text: turn.finalResponse, items: turn.items, ms: performance.now() - started }
+  } finally {
+    await bridge?.close()
+    home.dispose()
+  }
+}
+
+/** Gemini CLI (`gemini -p … --output-format json`), pointed at the lane by `GOOGLE_GEMINI_BASE_URL`. */
+export async function runGemini(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { run: RunResult }> {
+  if (!gemini.cli.ok) throw new Error(gemini.cli.reason)
+  const home = scratch('gemini-home')
+  try {
+    writeGeminiSettings(home.dir, options.mcpUrl ? { mcpServers: { notes: { httpUrl: options.mcpUrl, trust: true } } } : {})
+    const env = runEnv(home.dir, options.env)
+    const args = [gemini.cli.path, '-p', options.prompt, '--output-format', 'json', '--yolo']
+    const run = await runIsolated(process.execPath, args, { urls: [options.url, ...(options.mcpUrl ? [options.mcpUrl] : [])], env, cwd: options.cwd, timeoutMs: 90_000 })
+    if (run.code !== 0) throw new Error(`gemini exited ${run.code}: ${run.stderr.slice(-1500)}`)
+    const start = run.stdout.indexOf('{')
+    const json = JSON.parse(run.stdout.slice(start)) as { response?: string }
+    return { text: json.response ?? '', ms: run.ms, run }
+  } finally {
+    home.dispose()
   }
 }
 
