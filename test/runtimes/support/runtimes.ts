@@ -237,7 +237,7 @@ export async function runCodex(options: RunOptions & { env: Record<string, strin
         analytics: { enabled: false },
         feedback: { enabled: false },
         check_for_update_on_startup: false,
-        ...(options.mcpUrl ? { mcp_servers: { notes: { url: options.mcpUrl } } } : {}),
+        ...(options.mcpUrl ? { experimental_use_rmcp_client: true, mcp_servers: { notes: { url: options.mcpUrl, startup_timeout_sec: 30 } } } : {}),
       },
     })
     const thread = client.startThread({ workingDirectory: options.cwd, skipGitRepoCheck: true, sandboxMode: 'danger-full-access', approvalPolicy: 'never' })
