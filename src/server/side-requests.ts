@@ -70,7 +70,7 @@ const geminiRules = Object.fromEntries(Object.keys(ROUTING_ANSWERS).map((field) 
  * - any client: a token count (`count_tokens`, `:countTokens`) or a model list.
  * - Claude Code (`user-agent: claude-cli/…`) on Anthropic Messages, without tools: `max_tokens: 1`
  *   (quota probe, warm-up), or a system prompt asking for a title or topic.
- * - Gemini CLI (`user-agent: GeminiCLI…`) on `generateContent`: a JSON-schema answer whose
+ * - Gemini CLI on `generateContent`: a JSON-schema answer whose
  *   properties hold `complexity_score` or `model_choice` (model routing, on a lite model) or
  *   `next_speaker` (the next-speaker check).
  */
@@ -83,7 +83,8 @@ export function sideRuleFor(input: SideInput): SideRule | undefined {
     if (TITLE_PROMPT.test(systemText(json.system))) return claudeTitle
     return undefined
   }
-  if (dialect === 'gemini-generate' && /^GeminiCLI/i.test(agent)) {
+  // Gemini CLI's user agent is not always its own (the SDK's may replace it): the schema decides.
+  if (dialect === 'gemini-generate') {
     const config = record(json.generationConfig ?? json.generation_config)
     const schema = record(config.responseJsonSchema ?? config.responseSchema ?? config.response_schema)
     const properties = record(schema.properties)
