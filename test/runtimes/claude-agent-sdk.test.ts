@@ -19,8 +19,8 @@ function timed(name: string, ms: number): void {
   console.log(`[runtimes] Claude Code, ${name}: ${Math.round(ms)} ms`)
 }
 
-// A run starts Claude Code: seconds each, more on a loaded machine.
-describe.skipIf(unavailable !== undefined).concurrent(`Claude Agent SDK 0.3.328${unavailable ? ` (skipped: ${unavailable})` : ''}`, { timeout: 120_000 }, () => {
+// A run starts Claude Code: seconds each, more on a loaded machine (runs wait for one of two slots).
+describe.skipIf(unavailable !== undefined).concurrent(`Claude Agent SDK 0.3.328${unavailable ? ` (skipped: ${unavailable})` : ''}`, { timeout: 300_000 }, () => {
   test('answers with the scripted text; the system message it sends is system text, not the prompt', async ({ fakeProxy, scriptedLLM }) => {
     const llm = scriptedLLM(['Hello from the script.'])
     fakeProxy.use(llm)

@@ -20,8 +20,8 @@ function timed(name: string, ms: number): void {
   console.log(`[runtimes] Codex, ${name}: ${Math.round(ms)} ms`)
 }
 
-// A run starts the codex binary: seconds each, more on a loaded machine.
-describe.skipIf(unavailable !== undefined).concurrent(`Codex SDK 0.163.0${unavailable ? ` (skipped: ${unavailable})` : ''}`, { timeout: 120_000 }, () => {
+// A run starts the codex binary: seconds each, more on a loaded machine (runs wait for one of two slots).
+describe.skipIf(unavailable !== undefined).concurrent(`Codex SDK 0.163.0${unavailable ? ` (skipped: ${unavailable})` : ''}`, { timeout: 300_000 }, () => {
   test('answers with the scripted text, falling back from the WebSocket at once', async ({ fakeProxy, scriptedLLM }) => {
     fakeProxy.use(scriptedLLM(['Hello from the script.']))
     const answer = await runCodex({ url: fakeProxy.url, env: fakeProxy.env, prompt: 'Say hello', cwd: work.dir })

@@ -125,6 +125,27 @@ export function writeGeminiSettings(home: string, extra: Record<string, unknown>
   writeFileSync(join(home, '.gemini/settings.json'), JSON.stringify(settings, null, 2))
 }
 
+/**
+ * How many runtime processes run at once in one test file (`AGENT_DOUBLES_RUNTIME_SLOTS`, default
+ * 2): the tests stay concurrent, each in its own lane, but a 2-core machine is not asked to start
+ * six CLIs at the same moment. A run's time is measured from when it gets its slot.
+ */
+const SLOTS = Math.max(1, Number(process.env.AGENT_DOUBLES_RUNTIME_SLOTS) || 2)
+let running = 0
+const waiting: Array<() => void> = []
+
+async function withSlot<T>(run: () => Promise<T>): Promise<T> {
+  if (running >= SLOTS) await new Promise<void>((resolve) => waiting.push(resolve))
+  else running++
+  try {
+    return await run()
+  } finally {
+    const next = waiting.shift()
+    if (next) next()
+    else running--
+  }
+}
+
 /** What one run returned. */
 export interface RunResult {
   code: number | null
@@ -176,7 +197,11 @@ interface ClaudeSdk {
 }
 
 /** Claude Code through the Claude Agent SDK's `query()`, pointed at the lane by `fakeProxy.env`. */
-export async function runClaude(options: RunOptions & { env: Record<string, string>; allowedTools?: string[] }): Promise<RuntimeAnswer> {
+export function runClaude(options: RunOptions & { env: Record<string, string>; allowedTools?: string[] }): Promise<RuntimeAnswer> {
+  return withSlot(() => runClaudeNow(options))
+}
+
+async function runClaudeNow(options: RunOptions & { env: Record<string, string>; allowedTools?: string[] }): Promise<RuntimeAnswer> {
   const { query } = await load<ClaudeSdk>(claude.sdk)
   const home = scratch('claude-home')
   const started = performance.now()
@@ -220,7 +245,11 @@ interface CodexSdk {
 }
 
 /** Codex through the Codex SDK (its `codex` binary), on its default model, pointed at the lane by `baseUrl`. */
-export async function runCodex(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { items: Array<{ type: string; [field: string]: unknown }> }> {
+export function runCodex(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { items: Array<{ type: string; [field: string]: unknown }> }> {
+  return withSlot(() => runCodexNow(options))
+}
+
+async function runCodexNow(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { items: Array<{ type: string; [field: string]: unknown }> }> {
   const { Codex } = await load<CodexSdk>(codex.sdk)
   if (!codex.binary.ok) throw new Error(codex.binary.reason)
   const home = scratch('codex-home')
@@ -250,14 +279,18 @@ export async function runCodex(options: RunOptions & { env: Record<string, strin
 }
 
 /** Gemini CLI (`gemini -p … --output-format json`), pointed at the lane by `GOOGLE_GEMINI_BASE_URL`. */
-export async function runGemini(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { run: RunResult }> {
+export function runGemini(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { run: RunResult }> {
+  return withSlot(() => runGeminiNow(options))
+}
+
+async function runGeminiNow(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { run: RunResult }> {
   if (!gemini.cli.ok) throw new Error(gemini.cli.reason)
   const home = scratch('gemini-home')
   try {
     writeGeminiSettings(home.dir, options.mcpUrl ? { mcpServers: { notes: { httpUrl: options.mcpUrl, trust: true } } } : {})
     const env = runEnv(home.dir, options.env)
     const args = [gemini.cli.path, '-p', options.prompt, '--output-format', 'json', '--yolo']
-    const run = await runIsolated(process.execPath, args, { urls: [options.url, ...(options.mcpUrl ? [options.mcpUrl] : [])], env, cwd: options.cwd, timeoutMs: 90_000 })
+    const run = await runIsolated(process.execPath, args, { urls: [options.url, ...(options.mcpUrl ? [options.mcpUrl] : [])], env, cwd: options.cwd, timeoutMs: 150_000 })
     if (run.code !== 0) throw new Error(`gemini exited ${run.code}: ${run.stderr.slice(-1500)}`)
     const start = run.stdout.indexOf('{')
     const json = JSON.parse(run.stdout.slice(start)) as { response?: string }
