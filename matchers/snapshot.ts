@@ -6,7 +6,7 @@
  */
 import { kindOf } from '../src/kinds.js'
 import type { ModelRequest, ModelResponse } from '../src/llm/types.js'
-import type { FakeRequest, Refusal } from '../src/proxy/types.js'
+import type { FakeRequest, Refusal } from '../src/server/types.js'
 import {
   fakeRequestHeader,
   modelRequestHeader,
@@ -50,16 +50,22 @@ function isFakeRequest(value: unknown): value is FakeRequest {
   return isObject(value) && typeof value.method === 'string' && typeof value.path === 'string' && typeof value.dialect === 'string' && isModelRequest(value.request)
 }
 
-/** The brand a `ProxyLane` carries (src/proxy/fake-proxy.ts), shared by both module copies. */
+/** The brand a `ProxyLane` carries (src/server/fake-proxy.ts), shared by both module copies. */
 const LANE = Symbol.for('agent-doubles.proxy-lane')
+
+/**
+ * The brand the fixtures put on a test's own lane, which is named after the test: its snapshot
+ * title leaves the name out, so renaming a test does not break its snapshots (SPEC §22).
+ */
+export const TEST_LANE = Symbol.for('agent-doubles.test-lane')
 
 const fakeProxySerializer: SnapshotSerializer = {
   test: (value) => kindOf(value) === 'FakeProxy',
-  serialize(proxy: { requests: FakeRequest[]; refusals: Refusal[]; name?: string; [LANE]?: boolean }, config, indentation) {
+  serialize(proxy: { requests: FakeRequest[]; refusals: Refusal[]; name?: string; [LANE]?: boolean; [TEST_LANE]?: boolean }, config, indentation) {
     // A runtime's side requests (SPEC §17) are no turns of the conversation.
     const turns = proxy.requests.filter((request) => request.side !== true)
     const lines = [...renderTurns(proxyTurns(turns)), ...renderRefusals(proxy.refusals)]
-    const title = proxy[LANE] ? `ProxyLane ${JSON.stringify(proxy.name)}` : 'FakeProxy'
+    const title = proxy[LANE] ? (proxy[TEST_LANE] ? 'ProxyLane' : `ProxyLane ${JSON.stringify(proxy.name)}`) : 'FakeProxy'
     return block(`${title} (${count(turns.length, 'request')})`, lines, config, indentation)
   },
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import { kindOf } from '../kinds.js'
-import { LLM_ERROR_PREFIX } from '../proxy/dialect.js'
+import { LLM_ERROR_PREFIX } from '../wire/dialect.js'
+import type { FakeRequest } from './types.js'
 import type { LLM } from '../llm/types.js'
 
 /** The status of a failing brain's answer. */
@@ -28,4 +29,15 @@ export function brainFailureMessage(brain: LLM, error: unknown): string {
   const calls = (brain as { callCount?: unknown }).callCount
   const turn = typeof calls === 'number' && calls > 0 ? `, turn ${calls}` : ''
   return `${LLM_ERROR_PREFIX} (${kind}${turn}) threw: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`
+}
+
+/**
+ * What a request's record holds when the brain failed to answer it (a script exhausted, a
+ * replay miss, a throwing function): the status and the error, so the conversation rendering
+ * can say "script exhausted at turn N" or "replay miss" instead of "no reply recorded". Its type,
+ * `brain_error`, tells it apart from a request validation rejected.
+ */
+export function brainFailure(error: unknown): Pick<FakeRequest, 'status' | 'error'> {
+  const message = error instanceof Error ? error.message : String(error)
+  return { status: BRAIN_FAILURE_STATUS, error: { type: 'brain_error', code: null, param: null, message } }
 }

@@ -10,7 +10,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { LLM, ModelRequest, ModelResponse } from '../llm/types.js'
-import type { Dialect } from '../proxy/types.js'
+import type { Dialect } from './types.js'
 import { completeReply } from '../llm/reply.js'
 import { eachEvent } from '../llm/stream-events.js'
 

@@ -6,9 +6,9 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http'
-import { forwardableHeaders, readIdentity } from '../proxy/identity.js'
-import { findRoute } from '../proxy/routes.js'
-import type { Dialect, FakeRequest } from '../proxy/types.js'
+import { forwardableHeaders, readIdentity } from '../gateway/identity.js'
+import { findRoute } from '../wire/dialects.js'
+import type { Dialect, FakeRequest } from './types.js'
 
 const EMPTY = new Uint8Array(0)
 

@@ -8,9 +8,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { utf8Length } from '../internal/bytes.js'
-import { inputErrorBody } from '../proxy/dialect.js'
-import type { FakeRequest } from '../proxy/types.js'
-import { errorStyleFor, findRoute } from '../proxy/routes.js'
+import { inputErrorBody } from '../wire/dialect.js'
+import type { FakeRequest } from './types.js'
+import { errorStyleFor, findRoute } from '../wire/dialects.js'
 import { turnedAwayRecord } from './turned-away.js'
 
 /** Whether `req` asks to switch protocols. */

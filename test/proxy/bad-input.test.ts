@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import { describe, expect, test } from 'vitest'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
-import { MAX_BODY_BYTES } from '../../src/proxy/server.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
+import { MAX_BODY_BYTES } from '../../src/server/server.js'
 import { openaiFor, postJson, raw, startProxy } from './helpers.js'
 
 /** After bad input the proxy must still answer a good request. */
@@ -17,7 +17,8 @@ function expectStandardHeaders(headers: Headers): void {
 }
 
 const openaiShape = { error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: null } }
-const anthropicShape = { type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } }
+// Anthropic's error bodies carry the request id, the fake's own ones too (SPEC §21).
+const anthropicShape = { type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) }, request_id: expect.stringMatching(/^req_/) }
 
 describe('bad HTTP input gets the dialect error shape and the proxy keeps serving', () => {
   test.each([

@@ -5,7 +5,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { onTestFinished } from 'vitest'
-import { FakeProxy, type FakeProxyOptions } from '../../src/proxy/fake-proxy.js'
+import { FakeProxy, type FakeProxyOptions } from '../../src/server/fake-proxy.js'
 import type { LLM, ModelRequest, ModelResponse, Part, StreamEvent } from '../../src/llm/types.js'
 
 /** A running proxy, closed when the current test finishes. */
@@ -16,13 +16,13 @@ export async function startProxy(options?: FakeProxyOptions): Promise<FakeProxy>
 }
 
 /** An `openai` client on the proxy. */
-export function openaiFor(proxy: FakeProxy, options: { maxRetries?: number } = {}): OpenAI {
-  return new OpenAI({ apiKey: 'test-key', baseURL: `${proxy.url}/v1`, maxRetries: options.maxRetries ?? 0 })
+export function openaiFor(proxy: FakeProxy, options: { maxRetries?: number; logLevel?: 'off' } = {}): OpenAI {
+  return new OpenAI({ apiKey: 'test-key', baseURL: `${proxy.url}/v1`, maxRetries: options.maxRetries ?? 0, logLevel: options.logLevel })
 }
 
 /** An `@anthropic-ai/sdk` client on the proxy (its base URL excludes `/v1`). */
-export function anthropicFor(proxy: FakeProxy, options: { maxRetries?: number } = {}): Anthropic {
-  return new Anthropic({ apiKey: 'test-key', baseURL: proxy.url, maxRetries: options.maxRetries ?? 0 })
+export function anthropicFor(proxy: FakeProxy, options: { maxRetries?: number; logLevel?: 'off' } = {}): Anthropic {
+  return new Anthropic({ apiKey: 'test-key', baseURL: proxy.url, maxRetries: options.maxRetries ?? 0, logLevel: options.logLevel })
 }
 
 /** A text answer. */

@@ -6,8 +6,8 @@
  * @module
  */
 import { estimateInputTokens } from '../../llm/usage.js'
-import type { DirectDialect } from '../../proxy/dialect.js'
-import { anthropicMessages } from '../anthropic-messages.js'
+import type { DirectDialect } from '../dialect.js'
+import { anthropicMessages } from './codec.js'
 
 /** The token-count dialect. */
 export const anthropicCountTokens: DirectDialect = {
