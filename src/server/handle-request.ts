@@ -52,7 +52,6 @@ import { embed as deterministicVector } from '../wire/openai-embeddings/codec.js
 import { openStream, type StreamOutput } from './framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from '../wire/wire-ids.js'
-import { answerUnservedUpgrade, isUpgrade } from './unserved-upgrade.js'
 import { sideBrain, sideRuleFor } from './side-requests.js'
 
 /** A refusal planned with `proxy.refuse()`. */
@@ -139,10 +138,6 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   }
 
   if (state.control && isControlPath(path)) return handleControlApi(req, res, path, state.control)
-  if (isUpgrade(req)) {
-    state.requests.push(answerUnservedUpgrade(req, res, path, state.lane))
-    return
-  }
   if (agentApi) return serveAgentApi(req, state, { method, path, send })
   if (!route) {
     req.resume()

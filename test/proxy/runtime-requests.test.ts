@@ -5,7 +5,6 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
 import OpenAI from 'openai'
-import { request as httpRequest } from 'node:http'
 import { describe, expect, test } from 'vitest'
 import '../../fixtures/vitest.js'
 import { customToolCall, scriptedLLM, toolCall } from '../../src/index.js'
@@ -61,29 +60,6 @@ describe('lanes by header, and requests turned away', () => {
     const answer = await postJson(`${proxy.url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'x' }] })
     expect(answer.status).toBe(409)
     expect(proxy.requests).toEqual([expect.objectContaining({ status: 409, method: 'POST', path: '/v1/chat/completions', error: expect.objectContaining({ message: expect.stringContaining('"one", "two"') }) })])
-  })
-
-  test('an upgrade nothing serves is a 426 (Codex falls back at once), recorded as a side request', async () => {
-    const proxy = await startProxy()
-    const lane = proxy.lane('codex')
-    const status = await new Promise<number>((resolve, reject) => {
-      const url = new URL(`${lane.url}/v1/responses`)
-      const req = httpRequest(url, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } })
-      req.on('response', (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-      })
-      req.on('upgrade', (res, socket) => {
-        socket.destroy()
-        resolve(res.statusCode ?? 0)
-      })
-      req.on('error', reject)
-      req.end()
-    })
-    expect(status).toBe(426)
-    expect(lane.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/responses', status: 426, side: true })])
-    expect(lane).toHaveReceivedRequests(0)
-    expect(lane).toHaveReceivedRequests(1, { includeSide: true })
   })
 })
 

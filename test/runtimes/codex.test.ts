@@ -22,7 +22,7 @@ function timed(name: string, ms: number): void {
 
 // A run starts the codex binary: seconds each, more on a loaded machine (runs wait for one of two slots).
 describe.skipIf(unavailable !== undefined).concurrent(`Codex SDK 0.163.0${unavailable ? ` (skipped: ${unavailable})` : ''}`, { timeout: 300_000 }, () => {
-  test('answers with the scripted text, falling back from the WebSocket at once', async ({ fakeProxy, scriptedLLM }) => {
+  test('answers with the scripted text', async ({ fakeProxy, scriptedLLM }) => {
     fakeProxy.use(scriptedLLM(['Hello from the script.']))
     const answer = await runCodex({ url: fakeProxy.url, env: fakeProxy.env, prompt: 'Say hello', cwd: work.dir })
     timed('text answer', answer.ms)
@@ -50,19 +50,18 @@ describe.skipIf(unavailable !== undefined).concurrent(`Codex SDK 0.163.0${unavai
     const answer = await runCodex({ url: fakeProxy.url, env: fakeProxy.env, prompt: 'Try again', cwd: work.dir })
     timed('retried 429', answer.ms)
     expect(answer.text).toBe('Recovered.')
-    // After the upgrade it falls back from (426, a side request): the 429, then the answer.
     expect(fakeProxy.requests.filter((request) => !request.side).map((request) => request.status ?? 200)).toEqual([429, 200])
     expect(llm.callCount).toBe(1)
   })
 
-  test('a side request (the WebSocket upgrade it falls back from) leaves the script untouched', async ({ fakeProxy, scriptedLLM }) => {
+  test('over the Responses WebSocket, its prewarm leaves the script untouched: one scripted turn, one answer', async ({ fakeProxy, scriptedLLM }) => {
     const llm = scriptedLLM(['Only turn.'])
     fakeProxy.use(llm)
     const answer = await runCodex({ url: fakeProxy.url, env: fakeProxy.env, prompt: 'One turn only', cwd: work.dir })
-    timed('with a side request', answer.ms)
+    timed('one turn over the WebSocket', answer.ms)
     expect(answer.text).toBe('Only turn.')
-    expect(fakeProxy).toHaveReceivedRequest({ method: 'GET', path: '/v1/responses', side: true }, { includeSide: true })
     expect(fakeProxy).toHaveReceivedRequests(1)
+    expect(llm.callCount).toBe(1)
     expect(llm.turnsRemaining).toBe(0)
   })
 
