@@ -13,7 +13,8 @@ const NAME = 'toHaveSentValidRequests'
 
 /** Whether validation rejected `request` (a provider error planned by the test has a `name`). */
 export function wasRejected(request: FakeRequest): boolean {
-  return request.error !== undefined && request.error.name === undefined && (request.status === 400 || request.status === 422)
+  // A failing brain's 400 (type brain_error, SPEC §17) is the test's own double failing, not a rejection.
+  return request.error !== undefined && request.error.name === undefined && request.error.type !== 'brain_error' && (request.status === 400 || request.status === 422)
 }
 
 function reason(request: FakeRequest): string {
