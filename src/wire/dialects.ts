@@ -7,6 +7,7 @@
 import type { ErrorStyle } from './names.js'
 import type { WireDialect } from './dialect.js'
 import { anthropicMessages } from './anthropic-messages/codec.js'
+import { anthropicCountTokens } from './anthropic-messages/count-tokens.js'
 import { openaiChat } from './openai-chat/codec.js'
 import { openaiEmbeddings } from './openai-embeddings/codec.js'
 import { openaiModels } from './openai-models/codec.js'
@@ -33,6 +34,8 @@ const table: Readonly<Record<string, Route>> = {
   '/responses': { method: 'POST', dialect: openaiResponses },
   '/v1/messages': { method: 'POST', dialect: anthropicMessages },
   '/messages': { method: 'POST', dialect: anthropicMessages },
+  '/v1/messages/count_tokens': { method: 'POST', dialect: anthropicCountTokens },
+  '/messages/count_tokens': { method: 'POST', dialect: anthropicCountTokens },
   '/v1/embeddings': { method: 'POST', dialect: openaiEmbeddings },
   '/embeddings': { method: 'POST', dialect: openaiEmbeddings },
   '/v1/models': { method: 'GET', dialect: openaiModels },

@@ -10,6 +10,7 @@ export type Dialect =
   | 'openai-chat'
   | 'openai-responses'
   | 'anthropic-messages'
+  | 'anthropic-count-tokens'
   | 'openai-embeddings'
   | 'openai-models'
   | 'gemini-generate'

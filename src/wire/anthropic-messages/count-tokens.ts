@@ -1,0 +1,22 @@
+/**
+ * Anthropic's token count (`POST /v1/messages/count_tokens`, also with `?beta=true` as Claude
+ * Code sends it): the Messages request without `max_tokens`, answered `{ input_tokens }` from
+ * the fake's estimate (SPEC §17, §20). Not model traffic: plans and the script are untouched,
+ * and the request is recorded as a side request.
+ * @module
+ */
+import { estimateInputTokens } from '../../llm/usage.js'
+import type { DirectDialect } from '../dialect.js'
+import { anthropicMessages } from './codec.js'
+
+/** The token-count dialect. */
+export const anthropicCountTokens: DirectDialect = {
+  id: 'anthropic-count-tokens',
+  kind: 'direct',
+  errorStyle: 'anthropic',
+  needs: ['anthropic_messages'],
+  modelTraffic: false,
+  // The same body as a Messages request (model, messages, system, tools), without max_tokens.
+  decode: (json, target, memory) => anthropicMessages.decode({ ...json, max_tokens: 1 }, target, memory),
+  answer: (request) => ({ input_tokens: estimateInputTokens(request) }),
+}
