@@ -101,8 +101,10 @@ function renderPart(part: Part): string {
       return part.text
     case 'reasoning':
       return `(reasoning) ${part.text}`
+    case 'refusal':
+      return `(refusal) ${part.text}`
     case 'tool-call':
-      return `${part.name}(${json(part.args)})`
+      return part.argsText === undefined ? `${part.name}(${json(part.args)})` : `${part.name}(${part.argsText}) (arguments as sent)`
     case 'tool-result': {
       const result = typeof part.result === 'string' ? part.result : json(part.result)
       return part.isError ? `(error) ${result}` : result
