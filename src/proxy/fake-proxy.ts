@@ -26,6 +26,8 @@ import type { RunningServer } from './server.js'
 import { serverErrorBody } from './server-errors.js'
 import { inProcessTransport, type InProcessTransport } from './in-process.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
+import { checkMisbehave, misbehave, type MisbehaveOptions, type MisbehaviourKind } from '../llm/misbehave.js'
+import { ChaosState, chaosConfig, type ChaosOptions } from '../server/chaos.js'
 
 /** Options of `new FakeProxy()`. */
 export interface FakeProxyOptions {
@@ -74,6 +76,21 @@ export interface FakeProxyOptions {
    * @default false
    */
   controlApi?: boolean
+  /**
+   * Seeded chaos from the start (SPEC §19), on the proxy and every lane: see {@link FakeProxy.chaos}.
+   * @default off
+   */
+  chaos?: ChaosOptions
+}
+
+/**
+ * Options of `proxy.misbehave()`: those of `misbehave()`, and how many requests get it.
+ * @example
+ * proxy.misbehave('truncated', { at: 'tool-call', times: 2 })
+ */
+export interface MisbehavePlanOptions extends MisbehaveOptions {
+  /** How many of the next model requests misbehave. @default 1 */
+  times?: number
 }
 
 /** Options of {@link FakeProxy.start}. */
@@ -116,6 +133,8 @@ interface LaneSeed {
   readonly id: string
   readonly name: string
   readonly test: boolean
+  /** The key of the lane's chaos: its test's full name, else its name. */
+  readonly testName: string
 }
 
 /**
@@ -138,6 +157,8 @@ export interface LaneOptions {
    * only test lane open (SPEC §9).
    */
   test?: boolean
+  /** The full name of the test the lane belongs to (`describe > test`), the key of its chaos. */
+  testName?: string
 }
 
 function isLLM(value: unknown): value is LLM {
@@ -214,6 +235,13 @@ export class FakeProxy {
       pendingRefusals: [],
       pendingProviderErrors: [],
       faults: new FaultPlan(),
+      pendingMisbehaviours: [],
+      // A lane takes its proxy's chaos, keyed by its test's name (SPEC §19).
+      chaos: lane
+        ? lane.parentState.chaos && new ChaosState(lane.parentState.chaos.config, lane.testName)
+        : options.chaos === undefined
+          ? undefined
+          : new ChaosState(chaosConfig(`${OWNER} option chaos`, options.chaos), ''),
       reply: undefined,
       // A lane forwards through its proxy's record mode: one transcript per proxy, in order.
       recordMode: lane
@@ -242,6 +270,7 @@ export class FakeProxy {
       record: ['a transcript file path or a writable stream', () => true],
       validate: ['a boolean', is.boolean],
       controlApi: ['a boolean', is.boolean],
+      chaos: ['{ seed?, rate, kinds? }', is.object],
     })
     const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
     if (unknownFeature !== undefined) {
@@ -269,7 +298,7 @@ export class FakeProxy {
   lane(name?: string, options: LaneOptions = {}): ProxyLane {
     if (this.#lane) return this.#lane.parent.lane(name, options)
     if (name !== undefined && (typeof name !== 'string' || name === '')) throw argumentError(`${OWNER} lane()`, 'name', 'a non-empty string', name)
-    checkOptions(`${OWNER} lane()`, options, { test: ['a boolean', is.boolean] })
+    checkOptions(`${OWNER} lane()`, options, { test: ['a boolean', is.boolean], testName: ['a string', is.string] })
     if (!this.#server) throw new Error(`${PREFIX} ${OWNER} lane(): the proxy is not running (never started, or closed); await proxy.start() first`)
     const id = this.#lanes.nextId()
     laneSeed = {
@@ -280,6 +309,7 @@ export class FakeProxy {
       id,
       name: name ?? `lane-${id}`,
       test: options.test ?? false,
+      testName: options.testName ?? name ?? `lane-${id}`,
     }
     try {
       const lane = new ProxyLane()
@@ -380,6 +410,9 @@ export class FakeProxy {
     state.pendingRefusals.length = 0
     state.pendingProviderErrors.length = 0
     state.faults.clear()
+    state.pendingMisbehaviours.length = 0
+    // Chaos stays on; its count starts again, as for a new test.
+    state.chaos?.restart()
     state.reply = undefined
     state.memory.clear()
     state.book.reset()
@@ -401,6 +434,8 @@ export class FakeProxy {
       use: (llm) => void this.use(llm),
       refuse: (code, options) => void this.refuse(code as RefusalCode, options),
       providerError: providerErrorOf(this),
+      misbehave: (kind, options) => void this.misbehave(kind as MisbehaviourKind, options),
+      chaos: (options) => void this.chaos(options as ChaosOptions | false),
     }
   }
 
@@ -569,6 +604,53 @@ export class FakeProxy {
   fail(options: FailOptions): this {
     this.#state.faults.add(options)
     return this
+  }
+
+  /**
+   * Makes the next model requests misbehave as a model does on a bad day (SPEC §19), rendered on
+   * each wire as its provider sends that case: arguments that are not JSON, arguments that break
+   * the schema, a tool never offered, duplicate call ids, an answer cut short, an empty answer, a
+   * refusal, a filtered finish, reasoning with no answer, text that ignores the format. The brain
+   * is not asked, so its script does not move; each record carries `fault`.
+   * @example
+   * proxy.misbehave('invalid_tool_args', { times: 2 }) // two broken calls, then the brain answers
+   * @throws {TypeError} `kind` is unknown (the message lists the valid ones) or an option is bad.
+   */
+  misbehave(kind: MisbehaviourKind, options: MisbehavePlanOptions = {}): this {
+    const owner = `${OWNER} misbehave()`
+    checkMisbehave(owner, kind, options, { times: ['an integer of at least 1', is.positiveInteger] })
+    const { times = 1, ...rest } = options
+    this.#state.pendingMisbehaviours.push({ misbehaviour: misbehave(kind, rest), remaining: times })
+    return this
+  }
+
+  /**
+   * Seeded chaos (SPEC §19): each model request from now on gets, with probability `rate`, one of
+   * `kinds` — a misbehaviour, a provider error or a transport fault — decided by the seed, the
+   * test's full name and the request's number in its lane, so the same seed gives the same
+   * faults whatever the order or concurrency. Records carry `fault`; `false` turns it off.
+   * On a proxy it applies to lanes made afterwards too.
+   * @example
+   * proxy.chaos({ seed: 42, rate: 0.3, kinds: ['invalid_tool_args', 'rate_limit', 'disconnect'] })
+   * @throws {TypeError} naming the option and the accepted values: an unknown kind, a rate outside [0, 1], a seed that is not an integer.
+   */
+  chaos(options: ChaosOptions | false): this {
+    if (options === false) {
+      this.#state.chaos = undefined
+      return this
+    }
+    const key = this.#lane?.testName ?? this.#state.chaos?.key ?? ''
+    this.#state.chaos = new ChaosState(chaosConfig(`${OWNER} chaos()`, options), key)
+    return this
+  }
+
+  /**
+   * Names the test the proxy serves now, the key of its chaos decisions, and starts counting
+   * its requests again (the Jest helper calls it before each test).
+   * @internal
+   */
+  enterTest(fullName: string): void {
+    this.#state.chaos?.restart(fullName)
   }
 }
 

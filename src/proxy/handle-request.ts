@@ -50,6 +50,9 @@ import { embed as deterministicVector } from '../wire/openai-embeddings.js'
 import { openStream, type StreamOutput } from '../wire/framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from './wire-ids.js'
+import type { Misbehaviour } from '../llm/misbehave.js'
+import { chaosAnswer, type ChaosState } from '../server/chaos-answer.js'
+import { misbehavingBrain } from '../server/misbehaving-brain.js'
 
 /** A refusal planned with `proxy.refuse()`. */
 export interface PendingRefusal {
@@ -65,6 +68,12 @@ export interface PendingProviderError {
   remaining: number
   message?: string
   retryAfterS?: number
+}
+
+/** A misbehaviour planned with `proxy.misbehave()` (SPEC §19). */
+export interface PendingMisbehaviour {
+  misbehaviour: Misbehaviour
+  remaining: number
 }
 
 /** A fixed answer planned with `proxy.reply()`. */
@@ -87,6 +96,9 @@ export interface ProxyState {
   readonly pendingRefusals: PendingRefusal[]
   readonly pendingProviderErrors: PendingProviderError[]
   readonly faults: FaultPlan
+  readonly pendingMisbehaviours: PendingMisbehaviour[]
+  /** Seeded chaos (SPEC §19), when it is on. */
+  chaos: ChaosState | undefined
   reply: ReplyPlan | undefined
   /** Set in record mode: model requests of a dialect with an upstream are forwarded to it. */
   readonly recordMode: RecordMode | undefined
@@ -233,8 +245,18 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     sendProviderError(res, record, planned, { dialect: dialect.id, head, model: record.model, now })
   const plannedError = modelTraffic ? takePending(state.pendingProviderErrors) : undefined
   if (plannedError) return answerProviderError(plannedError)
-  // Faults wait for a request the fake answers itself.
-  const fault = modelTraffic && !forwarded ? state.faults.take() : undefined
+  // Faults and misbehaviours wait for a request the fake answers itself.
+  let fault = modelTraffic && !forwarded ? state.faults.take() : undefined
+  const answersItself = modelTraffic && !forwarded && dialect.kind === 'model'
+  let misbehaviour = answersItself ? takePending(state.pendingMisbehaviours)?.misbehaviour : undefined
+  if (misbehaviour) record.fault = { kind: misbehaviour.kind, source: 'planned' }
+  // Seeded chaos (SPEC §19): one branch when it is off.
+  if (state.chaos && answersItself) {
+    const chosen = chaosAnswer(state.chaos, record, fault !== undefined || misbehaviour !== undefined)
+    if (chosen?.type === 'provider-error') return answerProviderError({ name: chosen.name })
+    if (chosen?.type === 'transport') fault = chosen.fault
+    if (chosen?.type === 'misbehave') misbehaviour = chosen.misbehaviour
+  }
   if (fault?.kind === 'disconnect' && fault.afterChunks === 0) {
     // Cut before any answer exists: the brain is not asked, so a client's retry meets the turn
     // this request would have used.
@@ -242,7 +264,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     return
   }
   const answer = { res, head, fault, dialect }
-  if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
+  if (modelTraffic && state.reply && !misbehaviour) return answerWithReply(answer, state.reply, record)
   if (forwarded && state.recordMode) {
     // A forwarded answer carries the upstream's headers, not the fake's (none were set).
     const input = {
@@ -261,7 +283,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     }
     return
   }
-  const llm = state.brain()
+  const llm = misbehaviour ? misbehavingBrain(misbehaviour, state.requests.length) : state.brain()
   const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
   const onBrainError = (error: unknown): void | Promise<void> => {
     if (isProxyError(error)) {

@@ -2,6 +2,7 @@
  * The records a FakeProxy keeps, and the identity it reads from each request.
  * @module
  */
+import type { RequestFault } from '../server/chaos.js'
 import type { ModelRequest, ModelResponse } from '../llm/types.js'
 import type { RefusalCode } from '../refusal-codes.js'
 
@@ -59,6 +60,8 @@ export interface FakeRequest {
   status?: number
   /** The error the request was answered with, in the provider's terms (`name` for provider errors). */
   error?: { name?: string; type: string; code?: string | null; param?: string | null; message: string }
+  /** The fault the request got from seeded chaos or `proxy.misbehave()` (SPEC §19), when it got one. */
+  fault?: RequestFault
 }
 
 /** One refusal, as recorded. */
