@@ -10,7 +10,7 @@
 import type { FinishReason, ModelRequest, Part, ToolDefinition } from './types.js'
 import type { ScriptedToolCall } from './helpers.js'
 import { PREFIX, checkOptions, describeValue, is } from '../internal/describe.js'
-import { valueFor } from '../proxy/schema-values.js'
+import { valueFor } from '../server/schema-values.js'
 
 /**
  * Every misbehaviour a model double can answer with.

@@ -5,8 +5,8 @@
  */
 import { misbehave, type Misbehaviour } from '../llm/misbehave.js'
 import type { ProviderErrorName } from '../provider-errors.js'
-import type { Fault } from '../proxy/faults.js'
-import type { FakeRequest } from '../proxy/types.js'
+import type { Fault } from './faults.js'
+import type { FakeRequest } from './types.js'
 import { chaosAction, type ChaosState } from './chaos.js'
 
 export type { ChaosState } from './chaos.js'

@@ -15,7 +15,7 @@ import { LengthFinishReasonError } from 'openai/error'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { z } from 'zod'
 import { misbehave, misbehaviourKinds, scriptedLLM, type MisbehaviourKind } from '../../src/index.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { anthropicFor, openaiFor, startProxy } from '../proxy/helpers.js'
 
 ;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ModelResponse, Part } from '../../llm/types.js'
-import { hasBrokenArguments } from '../../proxy/dialect.js'
+import { hasBrokenArguments } from '../dialect.js'
 
 const finishReasons = { stop: 'STOP', 'tool-calls': 'STOP', length: 'MAX_TOKENS', 'content-filter': 'SAFETY', refusal: 'SAFETY' } as const
 

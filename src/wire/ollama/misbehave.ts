@@ -6,7 +6,7 @@
  * @module
  */
 import type { Part } from '../../llm/types.js'
-import { hasBrokenArguments } from '../../proxy/dialect.js'
+import { hasBrokenArguments } from '../dialect.js'
 
 /** The text `part` adds to an Ollama message's `content`, or `undefined` when it adds none. */
 export function ollamaContentText(part: Part): string | undefined {
