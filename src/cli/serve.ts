@@ -9,6 +9,7 @@ import { llmFromRulesFile, llmFromScriptFile } from '../llm/load-script.js'
 import { ScriptedLLM } from '../llm/scripted-llm.js'
 import { FakeProxy, type FakeProxyOptions } from '../server/fake-proxy.js'
 import { serveHelp, serveUsage } from './help.js'
+import { parseChaosFlag } from './chaos-flag.js'
 
 export { serveUsage as usage } from './help.js'
 
@@ -22,6 +23,7 @@ const OPTIONS = {
   record: { type: 'string' },
   'upstream-openai': { type: 'string' },
   'upstream-anthropic': { type: 'string' },
+  chaos: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -70,6 +72,7 @@ export async function serve(argv: string[], log: (line: string) => void = consol
   if (values.script) options.llm = await llmFromScriptFile(values.script, 'serve --script')
   if (values.transcript) options.llm = await ScriptedLLM.fromTranscript(values.transcript)
   if (values.rules) options.llm = await llmFromRulesFile(values.rules, 'serve --rules')
+  if (values.chaos !== undefined) options.chaos = parseChaosFlag(values.chaos, (message) => usageError(`serve: ${message}`))
   const upstream = {
     ...(values['upstream-openai'] ? { openai: values['upstream-openai'] } : {}),
     ...(values['upstream-anthropic'] ? { anthropic: values['upstream-anthropic'] } : {}),

@@ -4,6 +4,7 @@
  * recorded data; no test runner, no masking (see ./mask.ts).
  * @module
  */
+import { chaosSummary } from './chaos-summary.js'
 import type { Message, ModelRequest, ModelResponse, Part } from '../llm/types.js'
 import type { FakeRequest, Refusal } from '../server/types.js'
 
@@ -203,5 +204,8 @@ export function renderRecentConversation(requests: readonly FakeRequest[], refus
   const first = Math.max(0, requests.length - limit)
   const lines = renderTurns(proxyTurns(requests.slice(first)), first + 1)
   if (first > 0) lines.unshift(`(${first} earlier request${first === 1 ? '' : 's'} left out)`)
+  // The seed and faults first (SPEC §19): what to replay the failure with.
+  const faults = chaosSummary(requests)
+  if (faults) lines.unshift(faults)
   return [...lines, ...renderRefusals(refusals)]
 }
