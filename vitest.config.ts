@@ -15,6 +15,7 @@ export const slowTests = [
   'test/cli/cli.test.ts',
   'test/cli/mcp.test.ts',
   'test/proxy/hostile/findings.test.ts',
+  'test/chaos/determinism.test.ts',
 ]
 
 /**

@@ -3,7 +3,8 @@
 // CHAOS_CONCURRENT=1 runs them with test.concurrent.
 import { appendFileSync } from 'node:fs'
 import OpenAI from 'openai'
-import { describe, test } from '../../../fixtures/vitest.js'
+import { describe } from 'vitest'
+import { test } from '../../../fixtures/vitest.js'
 
 test.override({ fakeProxyOptions: { chaos: { seed: 7, rate: 0.5, kinds: ['refusal', 'empty', 'unknown_tool', 'truncated', 'content_filter'] } } })
 const each = process.env.CHAOS_CONCURRENT === '1' ? test.concurrent : test
