@@ -83,5 +83,7 @@ export type { Misbehaviour, MisbehaviourKind, MisbehaveOptions } from './llm/mis
 export { chaosKinds, defaultChaosKinds, chaosDecision } from './server/chaos.js'
 export type { ChaosConfig, ChaosKind, ChaosOptions, RequestFault } from './server/chaos.js'
 export type { MisbehavePlanOptions } from './server/fake-proxy.js'
+export type { PacingOptions } from './server/pacing.js'
+export type { RateLimitOptions } from './server/rate-limit.js'
 export { FakeMcpServer, fakeMcpServer } from './mcp/index.js'
 export type * from './mcp/index.js'

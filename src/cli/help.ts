@@ -20,7 +20,8 @@ Options:
 export const serveUsage = `Usage: agent-doubles serve [--port N] [--agents a,b] [--strict]
                           [--script file | --transcript file.jsonl | --rules file.json]
                           [--record file.jsonl --upstream-openai URL --upstream-anthropic URL]
-                          [--chaos seed:rate[:kinds]]`
+                          [--chaos seed:rate[:kinds]] [--latency ttftMs[:tps[:jitter]]]
+                          [--rate-limit rpm[:tpm]]`
 
 /** `serve --help`. */
 export const serveHelp = `${serveUsage}
@@ -45,6 +46,9 @@ Options:
                          kinds (comma-separated misbehaviours, provider errors, disconnect,
                          stall, malformed; default: every misbehaviour, rate_limit, overloaded,
                          server_error, disconnect, malformed)
+  --latency ttftMs[:tokensPerSecond[:jitter]]
+                         paced streams: the first delta after ttftMs, the rest at the token rate
+  --rate-limit rpm[:tpm] rate_limit errors past rpm requests or tpm tokens a minute
   -h, --help             show this help
 
 Control API (JSON):

@@ -27,7 +27,9 @@ import { serverErrorBody } from './server-errors.js'
 import { inProcessTransport, type InProcessTransport } from './in-process.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
 import { checkMisbehave, misbehave, type MisbehaveOptions, type MisbehaviourKind } from '../llm/misbehave.js'
-import { ChaosState, chaosConfig, type ChaosOptions } from '../server/chaos.js'
+import { ChaosState, chaosConfig, type ChaosOptions } from './chaos.js'
+import { checkPacing, paces, type PacingOptions } from './pacing.js'
+import { checkRateLimit, RateWindow, type RateLimitOptions } from './rate-limit.js'
 
 /** Options of `new FakeProxy()`. */
 export interface FakeProxyOptions {
@@ -81,6 +83,18 @@ export interface FakeProxyOptions {
    * @default off
    */
   chaos?: ChaosOptions
+  /**
+   * Paced streams (SPEC §19), on the proxy and every lane: the first delta after `ttftMs`, the
+   * rest at `tokensPerSecond` with seeded `jitter`, on the real clock unless `clock: 'test'`.
+   * @default unpaced
+   */
+  latency?: PacingOptions
+  /**
+   * Rate limits by requests and tokens per sliding minute (SPEC §19), each lane its own window:
+   * past them, the provider's `rate_limit` error with `retry-after`.
+   * @default unlimited
+   */
+  rateLimit?: RateLimitOptions
 }
 
 /**
@@ -242,6 +256,8 @@ export class FakeProxy {
         : options.chaos === undefined
           ? undefined
           : new ChaosState(chaosConfig(`${OWNER} option chaos`, options.chaos), ''),
+      pacing: options.latency && paces(options.latency) ? options.latency : undefined,
+      rateWindow: options.rateLimit ? new RateWindow(options.rateLimit) : undefined,
       reply: undefined,
       // A lane forwards through its proxy's record mode: one transcript per proxy, in order.
       recordMode: lane
@@ -271,12 +287,16 @@ export class FakeProxy {
       validate: ['a boolean', is.boolean],
       controlApi: ['a boolean', is.boolean],
       chaos: ['{ seed?, rate, kinds? }', is.object],
+      latency: ['{ ttftMs?, tokensPerSecond?, jitter?, seed?, clock? }', is.object],
+      rateLimit: ['{ requestsPerMinute?, tokensPerMinute? }', is.object],
     })
     const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
     if (unknownFeature !== undefined) {
       throw new TypeError(`${PREFIX} ${OWNER}: option features has an unknown entry ${describeValue(unknownFeature)}; valid features: ${allFeatures.join(', ')}`)
     }
     validateRecordOptions(OWNER, options.upstream, options.record)
+    if (options.latency !== undefined) checkPacing(OWNER, options.latency)
+    if (options.rateLimit !== undefined) checkRateLimit(OWNER, options.rateLimit)
   }
 
   /**
@@ -413,6 +433,7 @@ export class FakeProxy {
     state.pendingMisbehaviours.length = 0
     // Chaos stays on; its count starts again, as for a new test.
     state.chaos?.restart()
+    state.rateWindow?.clear()
     state.reply = undefined
     state.memory.clear()
     state.book.reset()

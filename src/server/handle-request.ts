@@ -53,6 +53,8 @@ import { wireId } from '../wire/wire-ids.js'
 import type { Misbehaviour } from '../llm/misbehave.js'
 import { chaosAnswer, type ChaosState } from './chaos-answer.js'
 import { misbehavingBrain } from './misbehaving-brain.js'
+import { pacedBrain, type PacingOptions } from './pacing.js'
+import type { RateWindow } from './rate-limit.js'
 
 /** A refusal planned with `proxy.refuse()`. */
 export interface PendingRefusal {
@@ -99,6 +101,10 @@ export interface ProxyState {
   readonly pendingMisbehaviours: PendingMisbehaviour[]
   /** Seeded chaos (SPEC §19), when it is on. */
   chaos: ChaosState | undefined
+  /** How streamed answers are paced (SPEC §19), when they are. */
+  readonly pacing: PacingOptions | undefined
+  /** The rate-limit window (SPEC §19), when limits are set. */
+  readonly rateWindow: RateWindow | undefined
   reply: ReplyPlan | undefined
   /** Set in record mode: model requests of a dialect with an upstream are forwarded to it. */
   readonly recordMode: RecordMode | undefined
@@ -257,6 +263,11 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     if (chosen?.type === 'transport') fault = chosen.fault
     if (chosen?.type === 'misbehave') misbehaviour = chosen.misbehaviour
   }
+  // Rate limits by requests and tokens (SPEC §19), on the proxy's clock.
+  if (state.rateWindow && answersItself) {
+    const waitS = state.rateWindow.admit(request, record)
+    if (waitS !== undefined) return answerProviderError({ name: 'rate_limit', retryAfterS: waitS })
+  }
   if (fault?.kind === 'disconnect' && fault.afterChunks === 0) {
     // Cut before any answer exists: the brain is not asked, so a client's retry meets the turn
     // this request would have used.
@@ -284,7 +295,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     return
   }
   const llm = misbehaviour ? misbehavingBrain(misbehaviour, state.requests.length) : state.brain()
-  const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
+  const own = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
+  const brain = state.pacing ? pacedBrain(own, state.pacing, state.requests.length) : own
   const onBrainError = (error: unknown): void | Promise<void> => {
     if (isProxyError(error)) {
       withdraw()
