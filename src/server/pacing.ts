@@ -38,6 +38,7 @@ export interface PacingOptions {
 
 /** The timers of the real clock, taken when this module loads (before a test fakes them). */
 const realTimers = { setTimeout: globalThis.setTimeout.bind(globalThis), clearTimeout: globalThis.clearTimeout.bind(globalThis) }
+const realNow = globalThis.performance.now.bind(globalThis.performance)
 
 /**
  * Checks pacing options for `owner`.
@@ -79,7 +80,11 @@ export function pacedBrain(brain: LLM, options: PacingOptions, requestNumber: nu
 async function* pacedEvents(events: AsyncIterable<StreamEvent>, options: PacingOptions, requestNumber: number, streamOptions: StreamOptions = {}): AsyncGenerator<StreamEvent> {
   const random = jitterSource(options.seed ?? 0, requestNumber)
   const jitter = options.jitter ?? 0
+  const now = options.clock === 'test' ? () => Date.now() : realNow
   let first = true
+  // Each delta is due at a time of its own, counted from the first wait: timer lateness does
+  // not add up over a long stream, so the rate holds.
+  let due: number | undefined
   for await (const event of events) {
     if (event.type !== 'finish') {
       const base = first
@@ -89,7 +94,8 @@ async function* pacedEvents(events: AsyncIterable<StreamEvent>, options: PacingO
           : (options.chunkMs ?? 0)
       first = false
       const ms = base * (1 + jitter * (2 * random() - 1))
-      await wait(ms, options.clock, streamOptions.signal)
+      due = (due ?? now()) + ms
+      await wait(due - now(), options.clock, streamOptions.signal)
       streamOptions.signal?.throwIfAborted()
     }
     yield event
