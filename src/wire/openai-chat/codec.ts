@@ -29,6 +29,7 @@ import {
 } from '../dialect.js'
 import { wireId } from '../wire-ids.js'
 import { jsonStringContent } from '../../internal/json-string.js'
+import { openaiProviderError } from './errors.js'
 
 /**
  * The `system_fingerprint` answers carry: real ones name the backend configuration
@@ -41,6 +42,7 @@ export const openaiChat: ModelDialect = {
   id: 'openai-chat',
   kind: 'model',
   errorStyle: 'openai',
+  providerError: openaiProviderError,
   needs: [],
   toolCallIds: 'openai-call',
   decode,
