@@ -18,6 +18,7 @@ export const slowTests = [
   'test/cli/parent.test.ts',
   'test/proxy/hostile/findings.test.ts',
   'test/chaos/determinism.test.ts',
+  'test/chaos/failure-seed.test.ts',
 ]
 
 /**
