@@ -23,7 +23,7 @@ const entries = [
   { group: 'Clients', name: 'OpenAI SDK', dialects: ['openai-chat', 'openai-responses', 'openai-embeddings', 'openai-models', 'azure-chat', 'azure-responses'], packages: ['openai'], guide: '/guide/openai' },
   { group: 'Clients', name: 'Anthropic SDK', dialects: ['anthropic-messages', 'openai-models'], packages: ['@anthropic-ai/sdk'], guide: '/guide/anthropic' },
   { group: 'Clients', name: 'Anthropic Vertex SDK', dialects: ['vertex-anthropic', 'anthropic-messages'], packages: ['@anthropic-ai/vertex-sdk'] },
-  { group: 'Clients', name: 'Google Gen AI SDK', dialects: ['gemini-generate', 'gemini-count-tokens', 'gemini-embed', 'gemini-models', 'vertex-generate'], packages: ['@google/genai'], guide: '/guide/providers' },
+  { group: 'Clients', name: 'Google Gen AI SDK', dialects: ['gemini-generate', 'gemini-count-tokens', 'gemini-embed', 'gemini-models', 'gemini-live'], packages: ['@google/genai'], guide: '/guide/providers' },
   { group: 'Clients', name: 'AWS SDK Bedrock Runtime', dialects: ['bedrock-converse', 'bedrock-invoke', 'bedrock-embed'], packages: ['@aws-sdk/client-bedrock-runtime'], guide: '/guide/providers' },
   { group: 'Clients', name: 'Ollama', dialects: ['ollama-chat', 'ollama-generate', 'ollama-embed', 'ollama-tags'], packages: ['ollama'], guide: '/guide/providers' },
   { group: 'Clients', name: 'MCP SDK', dialects: [], transports: ['stdio'], packages: ['@modelcontextprotocol/sdk'], guide: '/guide/mcp' },
@@ -90,7 +90,7 @@ function transportsOf(texts, extra = []) {
   const found = new Set(['HTTP'])
   const any = (pattern) => texts.some((text) => pattern.test(text))
   if (any(/stream/i)) found.add('streamed')
-  if (any(/WebSocket|wss?:\/\//)) found.add('WebSocket')
+  if (any(/WebSocket|wss?:\/\/|live\.connect|RealtimeSession/)) found.add('WebSocket')
   if (any(/fetch:\s*(\w+\.)?fetch\b|proxy\.fetch/)) found.add('in process (proxy.fetch)')
   // Only where the entry can use them: most big test files also start a CLI or an MCP server.
   if (extra.includes('stdio') && any(/StdioClientTransport/)) found.add('stdio')

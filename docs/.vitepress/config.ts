@@ -108,6 +108,7 @@ const sidebar: DefaultTheme.Sidebar = [
       ['API', '/api/'],
       ['CLI and control API', '/reference/cli'],
       ['Compatibility', '/compatibility'],
+      ['Network guard errors', '/reference/network-guard'],
       ['Provider errors', '/reference/provider-errors'],
       ['Models', '/reference/models'],
       ['Limits', '/reference/limits'],

@@ -61,9 +61,12 @@ function block(matcherCase: MatcherCase, message: string): string {
 describe('the matcher pages', () => {
   test('every matcher has a case and a page, and every page is a matcher', () => {
     const names = Object.keys(matchers).sort()
-    expect(matcherCases.map((c) => c.matcher).sort()).toEqual(names)
+    // A new matcher needs a failing case in test/docs/matcher-cases.ts and a page
+    // docs/matchers/<name>.md (copy one, keep its failure-output markers), then npm run docs:matchers.
+    const howTo = 'each matcher needs a case in test/docs/matcher-cases.ts and a page docs/matchers/<name>.md; then run npm run docs:matchers'
+    expect(matcherCases.map((c) => c.matcher).sort(), howTo).toEqual(names)
     const pages = readdirSync(pagesDir).filter((name) => /^to[A-Z]/.test(name)).map((name) => name.replace(/\.md$/, ''))
-    expect(pages.sort()).toEqual(names)
+    expect(pages.sort(), howTo).toEqual(names)
   })
 
   for (const matcherCase of matcherCases) {
