@@ -19,6 +19,8 @@ export const slowTests = [
   'test/proxy/hostile/findings.test.ts',
   // Agent runtimes run for real (SPEC §17): each run starts a CLI or binary.
   'test/runtimes/*.test.ts',
+  'test/chaos/determinism.test.ts',
+  'test/chaos/failure-seed.test.ts',
 ]
 
 /**

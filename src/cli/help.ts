@@ -37,7 +37,9 @@ Run \`agent-doubles <command> --help\` for a command's options.
 /** The usage lines of `serve`, printed with every bad-argument error. */
 export const serveUsage = `Usage: agent-doubles serve [--port N] [--agents a,b] [--strict]
                           [--script file | --transcript file.jsonl | --rules file.json]
-                          [--record file.jsonl --upstream-openai URL --upstream-anthropic URL]`
+                          [--record file.jsonl --upstream-openai URL --upstream-anthropic URL]
+                          [--chaos seed:rate[:kinds]] [--latency ttftMs[:tps[:jitter]]]
+                          [--rate-limit rpm[:tpm]]`
 
 /** `serve --help`. */
 export const serveHelp = `${serveUsage}
@@ -57,6 +59,14 @@ Options:
   --upstream-openai URL  where OpenAI-dialect requests are forwarded (with --record)
   --upstream-anthropic URL
                          where Anthropic requests are forwarded (with --record)
+  --chaos seed:rate[:kinds]
+                         seeded chaos: each model request gets, with probability rate, one of
+                         kinds (comma-separated misbehaviours, provider errors, disconnect,
+                         stall, malformed; default: every misbehaviour, rate_limit, overloaded,
+                         server_error, disconnect, malformed)
+  --latency ttftMs[:tokensPerSecond[:jitter]]
+                         paced streams: the first delta after ttftMs, the rest at the token rate
+  --rate-limit rpm[:tpm] rate_limit errors past rpm requests or tpm tokens a minute
   -h, --help             show this help
 
 Control API (JSON):
@@ -68,6 +78,8 @@ Control API (JSON):
                                        rules file (application/json)
   POST /_agent-doubles/refuse          { code, times?, message? }
   POST /_agent-doubles/provider-error  { name, times?, message?, retryAfterS? }
+  POST /_agent-doubles/misbehave       { kind, times?, at?, text?, tool? }
+  POST /_agent-doubles/chaos           { seed?, rate, kinds? }; DELETE turns it off
 `
 
 /** The usage line of `mcp`, printed with every bad-argument error. */

@@ -9,6 +9,7 @@ import { llmFromRulesFile, llmFromScriptFile } from '../llm/load-script.js'
 import { ScriptedLLM } from '../llm/scripted-llm.js'
 import { FakeProxy, type FakeProxyOptions } from '../server/fake-proxy.js'
 import { serveHelp, serveUsage } from './help.js'
+import { parseChaosFlag, parseLatencyFlag, parseRateLimitFlag } from './chaos-flag.js'
 
 export { serveUsage as usage } from './help.js'
 
@@ -22,6 +23,9 @@ const OPTIONS = {
   record: { type: 'string' },
   'upstream-openai': { type: 'string' },
   'upstream-anthropic': { type: 'string' },
+  chaos: { type: 'string' },
+  latency: { type: 'string' },
+  'rate-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -70,6 +74,10 @@ export async function serve(argv: string[], log: (line: string) => void = consol
   if (values.script) options.llm = await llmFromScriptFile(values.script, 'serve --script')
   if (values.transcript) options.llm = await ScriptedLLM.fromTranscript(values.transcript)
   if (values.rules) options.llm = await llmFromRulesFile(values.rules, 'serve --rules')
+  const flagError = (message: string): TypeError => usageError(`serve: ${message}`)
+  if (values.chaos !== undefined) options.chaos = parseChaosFlag(values.chaos, flagError)
+  if (values.latency !== undefined) options.latency = parseLatencyFlag(values.latency, flagError)
+  if (values['rate-limit'] !== undefined) options.rateLimit = parseRateLimitFlag(values['rate-limit'], flagError)
   const upstream = {
     ...(values['upstream-openai'] ? { openai: values['upstream-openai'] } : {}),
     ...(values['upstream-anthropic'] ? { anthropic: values['upstream-anthropic'] } : {}),

@@ -209,16 +209,23 @@ export function toGenerateResult(response: ModelResponse): AiGenerateResult {
   const content: AiContent[] = []
   for (const part of response.content) {
     if (part.type === 'text' || part.type === 'reasoning') content.push({ type: part.type, text: part.text })
-    else if (part.type === 'tool-call') content.push(toAiToolCall(part.id, part.name, part.args))
+    // The AI SDK has no refusal part: a refusal's words are its text, its finish a content filter.
+    else if (part.type === 'refusal') content.push({ type: 'text', text: part.text })
+    else if (part.type === 'tool-call') content.push(toAiToolCall(part.id, part.name, part.argsText ?? part.args))
     else if (part.type === 'image' && part.data !== undefined) content.push({ type: 'file', mediaType: part.mediaType ?? 'image/png', data: part.data })
   }
   return {
     content,
-    finishReason: { unified: response.finishReason, raw: response.finishReason },
+    finishReason: aiFinishReason(response.finishReason),
     usage: toAiUsage(response),
     warnings: [],
     response: { ...(response.id ? { id: response.id } : {}), ...(response.model ? { modelId: response.model } : {}) },
   }
+}
+
+/** A neutral finish reason as the AI SDK's: a refusal is its `content-filter`. */
+function aiFinishReason(reason: FinishReason): AiFinishReason {
+  return { unified: reason === 'refusal' ? 'content-filter' : reason, raw: reason }
 }
 
 function toAiToolCall(id: string, name: string, args: unknown): { type: 'tool-call'; toolCallId: string; toolName: string; input: string } {
@@ -258,8 +265,8 @@ function toAiStream(
       pending = undefined
       if (next.done) return controller.close()
       const event = next.value
-      if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
-        const type = event.type === 'text-delta' ? 'text' : 'reasoning'
+      if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') {
+        const type = event.type === 'reasoning-delta' ? 'reasoning' : 'text'
         if (open?.type !== type) {
           close(controller)
           open = { type, id: `${type}-${blocks++}` }
@@ -268,7 +275,7 @@ function toAiStream(
         controller.enqueue({ type: `${type}-delta`, id: open.id, delta: event.text })
       } else if (event.type === 'tool-call') {
         close(controller)
-        const call = toAiToolCall(event.id, event.name, event.args)
+        const call = toAiToolCall(event.id, event.name, event.argsText ?? event.args)
         controller.enqueue({ type: 'tool-input-start', id: event.id, toolName: event.name })
         controller.enqueue({ type: 'tool-input-delta', id: event.id, delta: call.input })
         controller.enqueue({ type: 'tool-input-end', id: event.id })
@@ -277,7 +284,7 @@ function toAiStream(
         close(controller)
         const { response } = event
         controller.enqueue({ type: 'response-metadata', ...(response.id ? { id: response.id } : {}), ...(response.model ? { modelId: response.model } : {}) })
-        controller.enqueue({ type: 'finish', usage: toAiUsage(response), finishReason: { unified: response.finishReason, raw: response.finishReason } })
+        controller.enqueue({ type: 'finish', usage: toAiUsage(response), finishReason: aiFinishReason(response.finishReason) })
       }
     },
     async cancel() {

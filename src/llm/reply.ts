@@ -8,6 +8,7 @@ import type { ScriptedToolCall } from './helpers.js'
 import { argumentError } from '../internal/describe.js'
 import { deepCopy } from './helpers.js'
 import { isCount, usageFor, type UsageOption } from './usage.js'
+import { isMisbehaviour, misbehave, misbehaviourDraft, type Misbehaviour, type MisbehaviourKind } from './misbehave.js'
 
 /** The short form of a reply: any of text, tool calls and reasoning, plus optional overrides. */
 export interface ReplyObject {
@@ -25,9 +26,10 @@ export type ReplyPart = string | ScriptedToolCall | Part
 
 /**
  * What a script answers for one call: text, a {@link ReplyObject}, a tool call, an array of
- * parts, a full `ModelResponse`, or an `Error` (the call fails with it).
+ * parts, a full `ModelResponse`, a {@link Misbehaviour} (`misbehave(kind)`), or an `Error` (the
+ * call fails with it).
  */
-export type Reply = string | ReplyObject | ReplyPart | ReplyPart[] | ModelResponse | Error
+export type Reply = string | ReplyObject | ReplyPart | ReplyPart[] | ModelResponse | Misbehaviour | Error
 
 /**
  * A reply checked and put in neutral form, before the call it answers fills in ids and usage.
@@ -39,12 +41,14 @@ export interface ReplyDraft {
   usage?: Partial<Usage>
   model?: string
   id?: string
+  /** Set by `misbehave(kind)`: the content is made from the request the reply answers. */
+  misbehaviour?: Misbehaviour
 }
 
 const OWNER = 'ScriptedLLM'
 const REPLY_FORMS =
-  'a string, { text?, toolCalls?, reasoning?, usage?, finishReason? }, toolCall(...), an array of those parts, a ModelResponse or an Error'
-const FINISH_REASONS: readonly FinishReason[] = ['stop', 'tool-calls', 'length', 'content-filter']
+  'a string, { text?, toolCalls?, reasoning?, usage?, finishReason? }, toolCall(...), an array of those parts, a ModelResponse, misbehave(kind) or an Error'
+const FINISH_REASONS: readonly FinishReason[] = ['stop', 'tool-calls', 'length', 'content-filter', 'refusal']
 const REPLY_KEYS = new Set(['text', 'toolCalls', 'reasoning', 'usage', 'finishReason'])
 const RESPONSE_KEYS = new Set(['content', 'finishReason', 'usage', 'model', 'id'])
 
@@ -70,7 +74,13 @@ export function parseReply(value: unknown, where: string): ReplyDraft | Error {
     if (value.length === 0) throw argumentError(OWNER, where, `${REPLY_FORMS} (not empty)`, value)
     return { content: value.map((part, i) => parseArrayPart(part, `${where}[${i}]`)) }
   }
+  if (isMisbehaviour(value)) return { content: [], misbehaviour: value }
   if (!isPlainObject(value)) throw argumentError(OWNER, where, REPLY_FORMS, value)
+  // `{ "misbehave": kind, …options }`: a misbehaviour as JSON (rules files, the control API).
+  if ('misbehave' in value) {
+    const { misbehave: kind, ...options } = value
+    return { content: [], misbehaviour: misbehave(kind as MisbehaviourKind, options) }
+  }
   if ('content' in value) return parseModelResponse(value, where)
   if ('type' in value) return { content: [parsePart(value, where)] }
   return parseReplyObject(value, where)
@@ -127,6 +137,7 @@ function parsePart(value: unknown, where: string): Part | ScriptedToolCall {
   switch (part.type) {
     case 'text':
     case 'reasoning':
+    case 'refusal':
       return { type: part.type, text: checkString(part.text, `${where}.text`) }
     case 'tool-call':
       return parseToolCall(part, where)
@@ -150,7 +161,7 @@ function parsePart(value: unknown, where: string): Part | ScriptedToolCall {
       return image
     }
     default:
-      throw argumentError(OWNER, `${where}.type`, "'text', 'tool-call', 'tool-result', 'reasoning' or 'image'", part.type)
+      throw argumentError(OWNER, `${where}.type`, "'text', 'tool-call', 'tool-result', 'reasoning', 'refusal' or 'image'", part.type)
   }
 }
 
@@ -158,6 +169,7 @@ function parseToolCall(part: Record<string, unknown>, where: string): ScriptedTo
   const call: ScriptedToolCall = { type: 'tool-call', name: checkString(part.name, `${where}.name`), args: part.args ?? {} }
   if (call.name === '') throw argumentError(OWNER, `${where}.name`, 'a non-empty string', part.name)
   if (part.id !== undefined) call.id = checkString(part.id, `${where}.id`)
+  if (part.argsText !== undefined) call.argsText = checkString(part.argsText, `${where}.argsText`)
   if (typeof call.args === 'function' || typeof call.args === 'symbol' || typeof call.args === 'bigint') {
     throw argumentError(OWNER, `${where}.args`, 'a JSON value', call.args)
   }
@@ -211,12 +223,18 @@ export interface AnswerContext {
  * @internal
  */
 export function completeReply(draft: ReplyDraft, context: AnswerContext): ModelResponse {
+  if (draft.misbehaviour) {
+    const made = misbehaviourDraft(draft.misbehaviour, context.req, context.callNumber)
+    draft = { ...draft, content: made.content, finishReason: draft.finishReason ?? made.finishReason, misbehaviour: undefined }
+  }
   let toolCalls = 0
   const content: Part[] = draft.content.map((scripted) => {
     const part = copyPart(scripted)
     if (part.type !== 'tool-call') return part as Part
     toolCalls++
-    return { type: 'tool-call', id: part.id ?? `call_${context.callNumber}_${toolCalls}`, name: part.name, args: part.args }
+    const call: Part = { type: 'tool-call', id: part.id ?? `call_${context.callNumber}_${toolCalls}`, name: part.name, args: part.args }
+    if (part.argsText !== undefined) call.argsText = part.argsText
+    return call
   })
   const response: ModelResponse = {
     content,
@@ -243,6 +261,7 @@ function copyPart(part: ReplyDraft['content'][number]): ReplyDraft['content'][nu
 /** A one-line description of a draft, for listing unconsumed turns. @internal */
 export function describeDraft(draft: ReplyDraft | Error): string {
   if (isError(draft)) return `error: ${draft.message}`
+  if (draft.misbehaviour) return `misbehave(${JSON.stringify(draft.misbehaviour.kind)})`
   const text = draft.content
     .map((part) => {
       if (part.type === 'text') return JSON.stringify(part.text.length > 60 ? `${part.text.slice(0, 57)}...` : part.text)

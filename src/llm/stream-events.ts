@@ -110,8 +110,8 @@ class ResponseEvents implements IterableIterator<StreamEvent> {
     const { content } = this.#response
     while (this.#part < content.length) {
       const part = content[this.#part]
-      if (part.type === 'text' || part.type === 'reasoning') {
-        const type = part.type === 'text' ? 'text-delta' : 'reasoning-delta'
+      if (part.type === 'text' || part.type === 'reasoning' || part.type === 'refusal') {
+        const type = part.type === 'text' ? 'text-delta' : part.type === 'refusal' ? 'refusal-delta' : 'reasoning-delta'
         const { text } = part
         const start = Math.max(this.#at, 0)
         if (start < text.length) {
@@ -127,7 +127,9 @@ class ResponseEvents implements IterableIterator<StreamEvent> {
         }
       } else if (part.type === 'tool-call' && this.#at === -1) {
         this.#at = 0
-        return { type: 'tool-call', id: part.id, name: part.name, args: part.args }
+        return part.argsText === undefined
+          ? { type: 'tool-call', id: part.id, name: part.name, args: part.args }
+          : { type: 'tool-call', id: part.id, name: part.name, args: part.args, argsText: part.argsText }
       }
       this.#part++
       this.#at = -1

@@ -4,8 +4,8 @@
  * @module
  */
 
-/** A piece of a message: text, a tool call, a tool result, reasoning, or an image. */
-export type Part = TextPart | ToolCallPart | ToolResultPart | ReasoningPart | ImagePart
+/** A piece of a message: text, a tool call, a tool result, reasoning, an image, or a refusal. */
+export type Part = TextPart | ToolCallPart | ToolResultPart | ReasoningPart | ImagePart | RefusalPart
 
 /** Plain text. */
 export interface TextPart {
@@ -20,6 +20,21 @@ export interface ToolCallPart {
   id: string
   name: string
   args: unknown
+  /**
+   * The arguments exactly as the model wrote them, when that is not the JSON of `args`: text
+   * that is not JSON, or JSON cut short (a misbehaving model, SPEC §19). Wires that carry
+   * arguments as text send it as it is; each dialect renders it as its provider would.
+   */
+  argsText?: string
+}
+
+/**
+ * The model declined to answer, in words (OpenAI's `refusal` field, Anthropic's
+ * `stop_reason: "refusal"`): each dialect renders it as its provider sends a refusal.
+ */
+export interface RefusalPart {
+  type: 'refusal'
+  text: string
 }
 
 /** The result of a tool call, carried back to the model. */
@@ -91,7 +106,7 @@ export interface ModelRequest {
 }
 
 /** Why the model stopped. */
-export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter'
+export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'refusal'
 
 /** Token counts of one call. */
 export interface Usage {
@@ -116,7 +131,8 @@ export interface ModelResponse {
 export type StreamEvent =
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
-  | { type: 'tool-call'; id: string; name: string; args: unknown }
+  | { type: 'refusal-delta'; text: string }
+  | { type: 'tool-call'; id: string; name: string; args: unknown; argsText?: string }
   | { type: 'finish'; response: ModelResponse }
 
 /** What a caller may hand {@link LLM.stream} besides the request. */

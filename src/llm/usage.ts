@@ -20,9 +20,10 @@ function partText(part: Part): string {
   switch (part.type) {
     case 'text':
     case 'reasoning':
+    case 'refusal':
       return part.text
     case 'tool-call':
-      return part.name + stringify(part.args)
+      return part.name + (part.argsText ?? stringify(part.args))
     case 'tool-result':
       return stringify(part.result)
     case 'image':

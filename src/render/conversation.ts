@@ -4,6 +4,7 @@
  * recorded data; no test runner, no masking (see ./mask.ts).
  * @module
  */
+import { chaosSummary } from './chaos-summary.js'
 import type { Message, ModelRequest, ModelResponse, Part, ToolDefinition } from '../llm/types.js'
 import type { FakeRequest, Refusal } from '../server/types.js'
 
@@ -110,8 +111,10 @@ function renderPart(part: Part): string {
       return part.text
     case 'reasoning':
       return `(reasoning) ${part.text}`
+    case 'refusal':
+      return `(refusal) ${part.text}`
     case 'tool-call':
-      return `${part.name}(${json(part.args)})`
+      return part.argsText === undefined ? `${part.name}(${json(part.args)})` : `${part.name}(${part.argsText}) (arguments as sent)`
     case 'tool-result': {
       const result = typeof part.result === 'string' ? part.result : json(part.result)
       return part.isError ? `(error) ${result}` : result
@@ -226,5 +229,8 @@ export function renderRecentConversation(requests: readonly FakeRequest[], refus
   const first = Math.max(0, requests.length - limit)
   const lines = renderTurns(proxyTurns(requests.slice(first)), first + 1)
   if (first > 0) lines.unshift(`(${first} earlier request${first === 1 ? '' : 's'} left out)`)
+  // The seed and faults first (SPEC §19): what to replay the failure with.
+  const faults = chaosSummary(requests)
+  if (faults) lines.unshift(faults)
   return [...lines, ...renderRefusals(refusals)]
 }

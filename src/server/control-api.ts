@@ -30,6 +30,10 @@ export interface ControlTarget {
   refuse(code: string, options: { times?: number; message?: string }): void
   /** `proxy.providerError` (SPEC §10.2), when this build has it. */
   providerError: ((name: string, options: { times?: number; message?: string; retryAfterS?: number }) => void) | undefined
+  /** `proxy.misbehave` (SPEC §19). */
+  misbehave(kind: string, options: Record<string, unknown>): void
+  /** `proxy.chaos` (SPEC §19); `false` turns it off. */
+  chaos(options: Record<string, unknown> | false): void
 }
 
 interface Answer {
@@ -57,6 +61,8 @@ const routes: Readonly<Record<string, Readonly<Record<string, Route>>>> = {
   script: { PUT: putScript },
   refuse: { POST: postRefuse },
   'provider-error': { POST: postProviderError },
+  misbehave: { POST: postMisbehave },
+  chaos: { POST: postChaos, DELETE: deleteChaos },
 }
 
 /** Serves one control API request; answers every outcome, bad input included, as JSON. */
@@ -124,6 +130,30 @@ async function postProviderError(req: IncomingMessage, target: ControlTarget): P
   if (unknown.length > 0) return failure(400, `unknown field ${unknown.join(', ')}; send { name, times?, message?, retryAfterS? }`)
   const options = Object.fromEntries(Object.entries({ times, message, retryAfterS }).filter(([, value]) => value !== undefined))
   target.providerError(name as string, options)
+  return ok
+}
+
+/** `POST misbehave` `{ kind, times?, at?, text?, tool? }`: `proxy.misbehave(kind, options)`. */
+async function postMisbehave(req: IncomingMessage, target: ControlTarget): Promise<Answer> {
+  const json = await readObject(req)
+  if ('status' in json) return json
+  const { kind, ...options } = json.value
+  target.misbehave(kind as string, options)
+  return ok
+}
+
+/** `POST chaos` `{ seed?, rate, kinds? }`: `proxy.chaos(options)`. */
+async function postChaos(req: IncomingMessage, target: ControlTarget): Promise<Answer> {
+  const json = await readObject(req)
+  if ('status' in json) return json
+  target.chaos(json.value)
+  return ok
+}
+
+/** `DELETE chaos`: `proxy.chaos(false)`. */
+function deleteChaos(req: IncomingMessage, target: ControlTarget): Answer {
+  req.resume()
+  target.chaos(false)
   return ok
 }
 

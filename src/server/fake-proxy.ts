@@ -28,6 +28,10 @@ import type { RunningServer } from './server.js'
 import { serverErrorBody } from './server-errors.js'
 import { inProcessTransport, type InProcessTransport } from './in-process.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
+import { checkMisbehave, misbehave, type MisbehaveOptions, type MisbehaviourKind } from '../llm/misbehave.js'
+import { ChaosState, chaosConfig, type ChaosOptions } from './chaos.js'
+import { checkPacing, paces, type PacingOptions } from './pacing.js'
+import { checkRateLimit, RateWindow, type RateLimitOptions } from './rate-limit.js'
 import type { WebSocketHub } from './websocket/upgrade.js'
 import { closeSessions, realtimeOf, resetSessions, sessionsOf, type ProxyRealtime } from './websocket/proxy-sessions.js'
 import type { WebSocketSession } from './websocket/session-book.js'
@@ -79,6 +83,33 @@ export interface FakeProxyOptions {
    * @default false
    */
   controlApi?: boolean
+  /**
+   * Seeded chaos from the start (SPEC §19), on the proxy and every lane: see {@link FakeProxy.chaos}.
+   * @default off
+   */
+  chaos?: ChaosOptions
+  /**
+   * Paced streams (SPEC §19), on the proxy and every lane: the first delta after `ttftMs`, the
+   * rest at `tokensPerSecond` with seeded `jitter`, on the real clock unless `clock: 'test'`.
+   * @default unpaced
+   */
+  latency?: PacingOptions
+  /**
+   * Rate limits by requests and tokens per sliding minute (SPEC §19), each lane its own window:
+   * past them, the provider's `rate_limit` error with `retry-after`.
+   * @default unlimited
+   */
+  rateLimit?: RateLimitOptions
+}
+
+/**
+ * Options of `proxy.misbehave()`: those of `misbehave()`, and how many requests get it.
+ * @example
+ * proxy.misbehave('truncated', { at: 'tool-call', times: 2 })
+ */
+export interface MisbehavePlanOptions extends MisbehaveOptions {
+  /** How many of the next model requests misbehave. @default 1 */
+  times?: number
 }
 
 /** Options of {@link FakeProxy.start}. */
@@ -121,6 +152,8 @@ interface LaneSeed {
   readonly id: string
   readonly name: string
   readonly test: boolean
+  /** The key of the lane's chaos: its test's full name, else its name. */
+  readonly testName: string
 }
 
 /**
@@ -143,6 +176,8 @@ export interface LaneOptions {
    * only test lane open (SPEC §9).
    */
   test?: boolean
+  /** The full name of the test the lane belongs to (`describe > test`), the key of its chaos. */
+  testName?: string
 }
 
 function isLLM(value: unknown): value is LLM {
@@ -221,6 +256,15 @@ export class FakeProxy {
       pendingRefusals: [],
       pendingProviderErrors: [],
       faults: new FaultPlan(),
+      pendingMisbehaviours: [],
+      // A lane takes its proxy's chaos, keyed by its test's name (SPEC §19).
+      chaos: lane
+        ? lane.parentState.chaos && new ChaosState(lane.parentState.chaos.config, lane.testName)
+        : options.chaos === undefined
+          ? undefined
+          : new ChaosState(chaosConfig(`${OWNER} option chaos`, options.chaos), ''),
+      pacing: options.latency && paces(options.latency) ? options.latency : undefined,
+      rateWindow: options.rateLimit ? new RateWindow(options.rateLimit) : undefined,
       reply: undefined,
       // A lane forwards through its proxy's record mode: one transcript per proxy, in order.
       recordMode: lane
@@ -249,12 +293,17 @@ export class FakeProxy {
       record: ['a transcript file path or a writable stream', () => true],
       validate: ['a boolean', is.boolean],
       controlApi: ['a boolean', is.boolean],
+      chaos: ['{ seed?, rate, kinds? }', is.object],
+      latency: ['{ ttftMs?, tokensPerSecond?, jitter?, seed?, clock? }', is.object],
+      rateLimit: ['{ requestsPerMinute?, tokensPerMinute? }', is.object],
     })
     const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
     if (unknownFeature !== undefined) {
       throw new TypeError(`${PREFIX} ${OWNER}: option features has an unknown entry ${describeValue(unknownFeature)}; valid features: ${allFeatures.join(', ')}`)
     }
     validateRecordOptions(OWNER, options.upstream, options.record)
+    if (options.latency !== undefined) checkPacing(OWNER, options.latency)
+    if (options.rateLimit !== undefined) checkRateLimit(OWNER, options.rateLimit)
   }
 
   /**
@@ -276,7 +325,7 @@ export class FakeProxy {
   lane(name?: string, options: LaneOptions = {}): ProxyLane {
     if (this.#lane) return this.#lane.parent.lane(name, options)
     if (name !== undefined && (typeof name !== 'string' || name === '')) throw argumentError(`${OWNER} lane()`, 'name', 'a non-empty string', name)
-    checkOptions(`${OWNER} lane()`, options, { test: ['a boolean', is.boolean] })
+    checkOptions(`${OWNER} lane()`, options, { test: ['a boolean', is.boolean], testName: ['a string', is.string] })
     if (!this.#server) throw new Error(`${PREFIX} ${OWNER} lane(): the proxy is not running (never started, or closed); await proxy.start() first`)
     const id = this.#lanes.nextId()
     laneSeed = {
@@ -287,6 +336,7 @@ export class FakeProxy {
       id,
       name: name ?? `lane-${id}`,
       test: options.test ?? false,
+      testName: options.testName ?? name ?? `lane-${id}`,
     }
     try {
       const lane = new ProxyLane()
@@ -403,6 +453,10 @@ export class FakeProxy {
     state.pendingRefusals.length = 0
     state.pendingProviderErrors.length = 0
     state.faults.clear()
+    state.pendingMisbehaviours.length = 0
+    // Chaos stays on; its count starts again, as for a new test.
+    state.chaos?.restart()
+    state.rateWindow?.clear()
     state.reply = undefined
     state.memory.clear()
     state.book.reset()
@@ -425,6 +479,8 @@ export class FakeProxy {
       use: (llm) => void this.use(llm),
       refuse: (code, options) => void this.refuse(code as RefusalCode, options),
       providerError: providerErrorOf(this),
+      misbehave: (kind, options) => void this.misbehave(kind as MisbehaviourKind, options),
+      chaos: (options) => void this.chaos(options as ChaosOptions | false),
     }
   }
 
@@ -631,6 +687,53 @@ export class FakeProxy {
   fail(options: FailOptions): this {
     this.#state.faults.add(options)
     return this
+  }
+
+  /**
+   * Makes the next model requests misbehave as a model does on a bad day (SPEC §19), rendered on
+   * each wire as its provider sends that case: arguments that are not JSON, arguments that break
+   * the schema, a tool never offered, duplicate call ids, an answer cut short, an empty answer, a
+   * refusal, a filtered finish, reasoning with no answer, text that ignores the format. The brain
+   * is not asked, so its script does not move; each record carries `fault`.
+   * @example
+   * proxy.misbehave('invalid_tool_args', { times: 2 }) // two broken calls, then the brain answers
+   * @throws {TypeError} `kind` is unknown (the message lists the valid ones) or an option is bad.
+   */
+  misbehave(kind: MisbehaviourKind, options: MisbehavePlanOptions = {}): this {
+    const owner = `${OWNER} misbehave()`
+    checkMisbehave(owner, kind, options, { times: ['an integer of at least 1', is.positiveInteger] })
+    const { times = 1, ...rest } = options
+    this.#state.pendingMisbehaviours.push({ misbehaviour: misbehave(kind, rest), remaining: times })
+    return this
+  }
+
+  /**
+   * Seeded chaos (SPEC §19): each model request from now on gets, with probability `rate`, one of
+   * `kinds` — a misbehaviour, a provider error or a transport fault — decided by the seed, the
+   * test's full name and the request's number in its lane, so the same seed gives the same
+   * faults whatever the order or concurrency. Records carry `fault`; `false` turns it off.
+   * On a proxy it applies to lanes made afterwards too.
+   * @example
+   * proxy.chaos({ seed: 42, rate: 0.3, kinds: ['invalid_tool_args', 'rate_limit', 'disconnect'] })
+   * @throws {TypeError} naming the option and the accepted values: an unknown kind, a rate outside [0, 1], a seed that is not an integer.
+   */
+  chaos(options: ChaosOptions | false): this {
+    if (options === false) {
+      this.#state.chaos = undefined
+      return this
+    }
+    const key = this.#lane?.testName ?? this.#state.chaos?.key ?? ''
+    this.#state.chaos = new ChaosState(chaosConfig(`${OWNER} chaos()`, options), key)
+    return this
+  }
+
+  /**
+   * Names the test the proxy serves now, the key of its chaos decisions, and starts counting
+   * its requests again (the Jest helper calls it before each test).
+   * @internal
+   */
+  enterTest(fullName: string): void {
+    this.#state.chaos?.restart(fullName)
   }
 }
 

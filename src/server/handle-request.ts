@@ -53,6 +53,11 @@ import { openStream, type StreamOutput } from './framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from '../wire/wire-ids.js'
 import { sideBrain, sideRuleFor } from './side-requests.js'
+import type { Misbehaviour } from '../llm/misbehave.js'
+import { chaosAnswer, type ChaosState } from './chaos-answer.js'
+import { misbehavingBrain } from './misbehaving-brain.js'
+import { pacedBrain, type PacingOptions } from './pacing.js'
+import type { RateWindow } from './rate-limit.js'
 
 /** A refusal planned with `proxy.refuse()`. */
 export interface PendingRefusal {
@@ -68,6 +73,12 @@ export interface PendingProviderError {
   remaining: number
   message?: string
   retryAfterS?: number
+}
+
+/** A misbehaviour planned with `proxy.misbehave()` (SPEC §19). */
+export interface PendingMisbehaviour {
+  misbehaviour: Misbehaviour
+  remaining: number
 }
 
 /** A fixed answer planned with `proxy.reply()`. */
@@ -90,6 +101,13 @@ export interface ProxyState {
   readonly pendingRefusals: PendingRefusal[]
   readonly pendingProviderErrors: PendingProviderError[]
   readonly faults: FaultPlan
+  readonly pendingMisbehaviours: PendingMisbehaviour[]
+  /** Seeded chaos (SPEC §19), when it is on. */
+  chaos: ChaosState | undefined
+  /** How streamed answers are paced (SPEC §19), when they are. */
+  readonly pacing: PacingOptions | undefined
+  /** The rate-limit window (SPEC §19), when limits are set. */
+  readonly rateWindow: RateWindow | undefined
   reply: ReplyPlan | undefined
   /** Set in record mode: model requests of a dialect with an upstream are forwarded to it. */
   readonly recordMode: RecordMode | undefined
@@ -240,8 +258,23 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     sendProviderError(res, record, planned, { dialect, context, head, model: record.model, now })
   const plannedError = modelTraffic ? takePending(state.pendingProviderErrors) : undefined
   if (plannedError) return answerProviderError(plannedError)
-  // Faults wait for a request the fake answers itself.
-  const fault = modelTraffic && !forwarded ? state.faults.take() : undefined
+  // Faults and misbehaviours wait for a request the fake answers itself.
+  let fault = modelTraffic && !forwarded ? state.faults.take() : undefined
+  const answersItself = modelTraffic && !forwarded && dialect.kind === 'model'
+  let misbehaviour = answersItself ? takePending(state.pendingMisbehaviours)?.misbehaviour : undefined
+  if (misbehaviour) record.fault = { kind: misbehaviour.kind, source: 'planned' }
+  // Seeded chaos (SPEC §19): one branch when it is off.
+  if (state.chaos && answersItself) {
+    const chosen = chaosAnswer(state.chaos, record, fault !== undefined || misbehaviour !== undefined)
+    if (chosen?.type === 'provider-error') return answerProviderError({ name: chosen.name })
+    if (chosen?.type === 'transport') fault = chosen.fault
+    if (chosen?.type === 'misbehave') misbehaviour = chosen.misbehaviour
+  }
+  // Rate limits by requests and tokens (SPEC §19), on the proxy's clock.
+  if (state.rateWindow && answersItself) {
+    const waitS = state.rateWindow.admit(request, record)
+    if (waitS !== undefined) return answerProviderError({ name: 'rate_limit', retryAfterS: waitS })
+  }
   if (fault?.kind === 'disconnect' && fault.afterChunks === 0) {
     // Cut before any answer exists: the brain is not asked, so a client's retry meets the turn
     // this request would have used.
@@ -249,7 +282,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     return
   }
   const answer = { res, head, fault, dialect }
-  if (modelTraffic && state.reply) return answerWithReply(answer, state.reply, record)
+  if (modelTraffic && state.reply && !misbehaviour) return answerWithReply(answer, state.reply, record)
   if (forwarded && state.recordMode) {
     // A forwarded answer carries the upstream's headers, not the fake's (none were set).
     const input = {
@@ -268,8 +301,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     }
     return
   }
-  const llm = side ? sideBrain(side, state.brain(), request) : state.brain()
-  const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
+  const base = side ? sideBrain(side, state.brain(), request) : misbehaviour ? misbehavingBrain(misbehaviour, state.requests.length) : state.brain()
+  const own = base.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? base
+  // Side requests are answered from defaults at once: never paced, never misbehaving.
+  const brain = state.pacing && !side ? pacedBrain(own, state.pacing, state.requests.length) : own
   const onBrainError = (error: unknown): void | Promise<void> => {
     if (isProxyError(error)) {
       withdraw()
@@ -288,7 +323,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     // Recorded, so the conversation shows why this turn has no reply (render/conversation.ts);
     // answered with a 400 no client retries, naming the brain and turn (SPEC §17).
     Object.assign(record, brainFailure(error))
-    sendError(dialect, BRAIN_FAILURE_STATUS, brainFailureMessage(llm, error), undefined, BRAIN_FAILURE_HEADERS)
+    sendError(dialect, BRAIN_FAILURE_STATUS, brainFailureMessage(base, error), undefined, BRAIN_FAILURE_HEADERS)
   }
   if (dialect.kind === 'direct') {
     const embed = (text: string, model: string, dimensions: number): Promise<number[]> =>

@@ -2,6 +2,7 @@
  * The records a FakeProxy keeps, and the identity it reads from each request.
  * @module
  */
+import type { RequestFault } from './chaos.js'
 import type { ModelRequest, ModelResponse } from '../llm/types.js'
 import type { RefusalCode } from '../gateway/refusal-codes.js'
 import type { Dialect } from '../wire/names.js'
@@ -55,6 +56,8 @@ export interface FakeRequest {
    * `{ includeSide: true }`.
    */
   side?: true
+  /** The fault the request got from seeded chaos or `proxy.misbehave()` (SPEC §19), when it got one. */
+  fault?: RequestFault
 }
 
 /** One refusal, as recorded. */

@@ -57,5 +57,7 @@ function blockOf(part: Part): Block[] {
       return [{ type: 'image', source: part.url ? { type: 'url', url: part.url } : { type: 'base64', media_type: part.mediaType ?? 'image/png', data: part.data ?? '' } }]
     case 'reasoning':
       return []
+    case 'refusal':
+      return [{ type: 'text', text: part.text }]
   }
 }

@@ -229,6 +229,26 @@ export function argumentsJson(args: unknown): string {
   return JSON.stringify(args ?? {}) ?? '{}'
 }
 
+/**
+ * A tool call's arguments as text: exactly what the model wrote when it gave text of its own
+ * (`argsText`, a misbehaving model's non-JSON or cut-short arguments, SPEC §19), else the JSON
+ * of `args`. Wires that carry arguments as text send this.
+ */
+export function callArgumentsText(call: { args: unknown; argsText?: string }): string {
+  return call.argsText ?? argumentsJson(call.args)
+}
+
+/** Whether a tool call's arguments, as the model wrote them, are not a JSON object (a wire of objects cannot carry them). */
+export function hasBrokenArguments(call: { argsText?: string }): boolean {
+  if (call.argsText === undefined) return false
+  try {
+    const parsed: unknown = JSON.parse(call.argsText)
+    return parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)
+  } catch {
+    return true
+  }
+}
+
 /** Parses tool-call arguments from the wire; text that is not JSON is kept as the string it is. */
 export function parseArguments(text: unknown): unknown {
   if (typeof text !== 'string') return text ?? {}
@@ -350,8 +370,8 @@ export class Accumulated {
   #pending: string[] = []
 
   add(event: StreamEvent): void {
-    if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
-      const type = event.type === 'text-delta' ? 'text' : 'reasoning'
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') {
+      const type = event.type === 'text-delta' ? 'text' : event.type === 'refusal-delta' ? 'refusal' : 'reasoning'
       if (this.#content.at(-1)?.type !== type) {
         this.#flush()
         this.#content.push({ type, text: '' })
@@ -360,7 +380,7 @@ export class Accumulated {
       if (this.#pending.length >= 1024) this.#flush()
     } else if (event.type === 'tool-call') {
       this.#flush()
-      this.#content.push({ type: 'tool-call', id: event.id, name: event.name, args: event.args })
+      this.#content.push({ type: 'tool-call', id: event.id, name: event.name, args: event.args, ...(event.argsText !== undefined ? { argsText: event.argsText } : {}) })
     }
   }
 

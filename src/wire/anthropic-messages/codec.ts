@@ -180,7 +180,7 @@ function decodeToolChoice(choice: Record<string, unknown>): ToolChoice | undefin
   return undefined
 }
 
-const stopReasons = { stop: 'end_turn', 'tool-calls': 'tool_use', length: 'max_tokens', 'content-filter': 'refusal' } as const
+const stopReasons = { stop: 'end_turn', 'tool-calls': 'tool_use', length: 'max_tokens', 'content-filter': 'refusal', refusal: 'refusal' } as const
 
 /** The answer for a forced `json` tool: the JSON text becomes the tool's input. */
 function asJsonToolAnswer(response: ModelResponse, context: EncodeContext): ModelResponse {
@@ -208,7 +208,8 @@ function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
 }
 
 function encodeBlock(part: Part): unknown[] {
-  if (part.type === 'text') return [{ type: 'text', text: part.text }]
+  // A refusal's words are text; `stop_reason: "refusal"` says what they are.
+  if (part.type === 'text' || part.type === 'refusal') return [{ type: 'text', text: part.text }]
   if (part.type === 'tool-call') return [{ type: 'tool_use', id: part.id, name: part.name, input: toolInput(part.args) }]
   if (part.type === 'reasoning') return [{ type: 'thinking', thinking: part.text, signature: 'agent-doubles' }]
   return []
@@ -273,12 +274,14 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
     open = undefined
   }
   let sentToolBlock = false
-  const toolBlock = (id: string, name: string, args: unknown): void => {
+  const toolBlock = (id: string, name: string, args: unknown, argsText?: string): void => {
     sentToolBlock = true
     close()
     index++
     emit(frame({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } }))
-    for (const fragment of ['', ...splitArguments(argumentsJson(toolInput(args)))]) {
+    // Arguments the model wrote itself (cut short, or not JSON) stream as they are, as
+    // fine-grained tool streaming sends them; the JSON answer can only carry an object.
+    for (const fragment of ['', ...splitArguments(argsText ?? argumentsJson(toolInput(args)))]) {
       emit(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } }))
     }
     emit(blockStop(index))
@@ -287,8 +290,8 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   return (event) => {
     if (event.type === 'text-delta' && jsonTool) {
       jsonText += event.text
-    } else if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
-      const kind = event.type === 'text-delta' ? 'text' : 'thinking'
+    } else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') {
+      const kind = event.type === 'reasoning-delta' ? 'thinking' : 'text'
       if (open !== kind) {
         close()
         index++
@@ -302,7 +305,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
       delta.data = jsonStringContent(event.text)
       emit(delta)
     } else if (event.type === 'tool-call') {
-      toolBlock(event.id, event.name, event.args)
+      toolBlock(event.id, event.name, event.args, event.argsText)
     } else if (event.type === 'finish') {
       close()
       let reason = event.response.finishReason

@@ -134,7 +134,7 @@ function decodeToolChoice(choice: Record<string, unknown>): ToolChoice | undefin
   return undefined
 }
 
-const stopReasons = { stop: 'end_turn', 'tool-calls': 'tool_use', length: 'max_tokens', 'content-filter': 'content_filtered' } as const
+const stopReasons = { stop: 'end_turn', 'tool-calls': 'tool_use', length: 'max_tokens', 'content-filter': 'content_filtered', refusal: 'content_filtered' } as const
 
 function usage(response: ModelResponse): Record<string, number> {
   const { inputTokens, outputTokens } = response.usage
@@ -155,7 +155,8 @@ function asJsonToolAnswer(response: ModelResponse): ModelResponse {
 }
 
 function encodeBlock(part: Part): unknown[] {
-  if (part.type === 'text') return [{ text: part.text }]
+  // A refusal's words are text; `stopReason` says what they are.
+  if (part.type === 'text' || part.type === 'refusal') return [{ text: part.text }]
   if (part.type === 'tool-call') return [{ toolUse: { toolUseId: part.id, name: part.name, input: toolInput(part.args) } }]
   if (part.type === 'reasoning') return [{ reasoningContent: { reasoningText: { text: part.text, signature: 'agent-doubles' } } }]
   return []
@@ -183,19 +184,20 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
     if (open) emit(frame('contentBlockStop', { contentBlockIndex: index }))
     open = undefined
   }
-  const toolBlock = (id: string, name: string, args: unknown): void => {
+  const toolBlock = (id: string, name: string, args: unknown, argsText?: string): void => {
     sentTool = true
     close()
     index++
     emit(frame('contentBlockStart', { contentBlockIndex: index, start: { toolUse: { toolUseId: id, name } } }))
-    for (const input of splitArguments(argumentsJson(toolInput(args)))) emit(frame('contentBlockDelta', { contentBlockIndex: index, delta: { toolUse: { input } } }))
+    // Arguments the model wrote itself (cut short, or not JSON) stream as they are: the deltas are text.
+    for (const input of splitArguments(argsText ?? argumentsJson(toolInput(args)))) emit(frame('contentBlockDelta', { contentBlockIndex: index, delta: { toolUse: { input } } }))
     emit(frame('contentBlockStop', { contentBlockIndex: index }))
   }
   emit(frame('messageStart', { role: 'assistant' }))
   return (event) => {
     if (event.type === 'text-delta' && jsonTool) jsonText += event.text
-    else if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
-      const kind = event.type === 'text-delta' ? 'text' : 'reasoning'
+    else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') {
+      const kind = event.type === 'reasoning-delta' ? 'reasoning' : 'text'
       if (open !== kind) {
         close()
         index++
@@ -204,7 +206,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
       const delta = kind === 'text' ? { text: event.text } : { reasoningContent: { text: event.text } }
       emit(frame('contentBlockDelta', { contentBlockIndex: index, delta }))
     } else if (event.type === 'tool-call') {
-      toolBlock(event.id, event.name, event.args)
+      toolBlock(event.id, event.name, event.args, event.argsText)
     } else if (event.type === 'finish') {
       close()
       let reason = event.response.finishReason

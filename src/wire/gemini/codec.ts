@@ -24,6 +24,7 @@ import {
 } from '../dialect.js'
 import { geminiErrorAnswer, geminiProviderError } from './errors.js'
 import { decodeSegment, requestedDimensions } from '../params.js'
+import { geminiFinishMessage, geminiFinishReason, geminiSends } from './misbehave.js'
 
 /** The model methods served under `/v1beta/models/{model}:`. */
 export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents'
@@ -226,9 +227,8 @@ export function asJsonSchema(schema: unknown): unknown {
 // ---------------------------------------------------------------------------------------------
 // Encoding answers
 
-const finishReasons = { stop: 'STOP', 'tool-calls': 'STOP', length: 'MAX_TOKENS', 'content-filter': 'SAFETY' } as const
-
 function encodePart(part: Part): Record<string, unknown>[] {
+  if (!geminiSends(part)) return []
   if (part.type === 'text') return [{ text: part.text }]
   if (part.type === 'reasoning') return [{ text: part.text, thought: true }]
   if (part.type === 'tool-call') return [callPart(part)]
@@ -269,7 +269,9 @@ function usageMetadata(usage: ModelResponse['usage']): Record<string, unknown> {
 /** One `GenerateContentResponse`: the final one with `finish`, else a stream chunk with `outputSoFar` tokens. */
 function responseChunk(parts: Record<string, unknown>[], context: EncodeContext, finish?: ModelResponse, outputSoFar = 0): Record<string, unknown> {
   const candidate: Record<string, unknown> = { content: { parts, role: 'model' } }
-  if (finish) candidate.finishReason = finishReasons[finish.finishReason] ?? 'STOP'
+  if (finish) candidate.finishReason = geminiFinishReason(finish)
+  const finishMessage = finish && geminiFinishMessage(finish)
+  if (finishMessage) candidate.finishMessage = finishMessage
   candidate.index = 0
   return {
     candidates: [candidate],
@@ -283,7 +285,7 @@ function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
   const parts = response.content.flatMap(encodePart)
   const answer = responseChunk(parts.length > 0 ? parts : [{ text: '' }], context, response)
   // Recorded answers with function calls say so in a finish message.
-  if (response.content.some((part) => part.type === 'tool-call')) (answer.candidates as Record<string, unknown>[])[0].finishMessage = 'Model generated function call(s).'
+  if (response.content.some((part) => part.type === 'tool-call' && geminiSends(part))) (answer.candidates as Record<string, unknown>[])[0].finishMessage = 'Model generated function call(s).'
   return answer
 }
 
@@ -300,6 +302,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
       emit(frame(responseChunk([{ text: '' }], context, event.response)))
       return
     }
+    if (event.type === 'refusal-delta' || (event.type === 'tool-call' && !geminiSends(event))) return
     const part =
       event.type === 'tool-call'
         ? callPart(event)

@@ -23,6 +23,7 @@ import {
 } from '../dialect.js'
 import { ollamaErrorAnswer, ollamaProviderError } from './errors.js'
 import { requestedDimensions } from '../params.js'
+import { ollamaContentText, ollamaSendsCall } from './misbehave.js'
 
 /** Durations every answer reports (nanoseconds), fixed so answers are deterministic. */
 const DURATIONS = { total_duration: 12_000_000, load_duration: 1_000_000, prompt_eval_duration: 3_000_000, eval_duration: 8_000_000 }
@@ -117,7 +118,7 @@ function decodeGenerate(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-const doneReasons = { stop: 'stop', 'tool-calls': 'stop', length: 'length', 'content-filter': 'stop' } as const
+const doneReasons = { stop: 'stop', 'tool-calls': 'stop', length: 'length', 'content-filter': 'stop', refusal: 'stop' } as const
 
 function createdAt(context: EncodeContext): string {
   return new Date(context.created * 1000).toISOString()
@@ -135,7 +136,7 @@ function finalFields(response: ModelResponse): Record<string, unknown> {
 
 function toolCallsOf(content: readonly Part[]): Record<string, unknown>[] {
   return content.flatMap((part, index) =>
-    part.type === 'tool-call' ? [{ id: part.id, function: { index, name: part.name, arguments: argumentsObject(part.args) } }] : [],
+    part.type === 'tool-call' && ollamaSendsCall(part) ? [{ id: part.id, function: { index, name: part.name, arguments: argumentsObject(part.args) } }] : [],
   )
 }
 
@@ -146,6 +147,7 @@ function argumentsObject(args: unknown): unknown {
 }
 
 function textOfParts(content: readonly Part[], type: 'text' | 'reasoning'): string {
+  if (type === 'text') return content.flatMap((part) => ollamaContentText(part) ?? []).join('')
   return content.flatMap((part) => (part.type === type ? [part.text] : [])).join('')
 }
 
@@ -177,8 +179,9 @@ function encodeChatStream(context: EncodeContext, emit: EmitFrame): StreamEncode
   const line = (fields: Record<string, unknown>): SseFrame => ({ data: JSON.stringify({ model: context.request.model, created_at: createdAt(context), ...fields }) })
   let calls = 0
   return (event) => {
-    if (event.type === 'text-delta') emit(line({ message: chatMessage(event.text), done: false }))
+    if (event.type === 'text-delta' || event.type === 'refusal-delta') emit(line({ message: chatMessage(event.text), done: false }))
     else if (event.type === 'reasoning-delta') emit(line({ message: chatMessage('', { thinking: event.text }), done: false }))
+    else if (event.type === 'tool-call' && !ollamaSendsCall(event)) emit(line({ message: chatMessage(event.argsText ?? ''), done: false }))
     else if (event.type === 'tool-call') {
       const call = { id: event.id, function: { index: calls++, name: event.name, arguments: argumentsObject(event.args) } }
       emit(line({ message: chatMessage('', { tool_calls: [call] }), done: false }))
@@ -191,7 +194,7 @@ function encodeChatStream(context: EncodeContext, emit: EmitFrame): StreamEncode
 function encodeGenerateStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const line = (fields: Record<string, unknown>): SseFrame => ({ data: JSON.stringify({ model: context.request.model, created_at: createdAt(context), ...fields }) })
   return (event) => {
-    if (event.type === 'text-delta') emit(line({ response: event.text, done: false }))
+    if (event.type === 'text-delta' || event.type === 'refusal-delta') emit(line({ response: event.text, done: false }))
     else if (event.type === 'reasoning-delta') emit(line({ response: '', thinking: event.text, done: false }))
     else if (event.type === 'finish') {
       emit(line({ response: '', ...finalFields(event.response), context: [] }))

@@ -8,6 +8,7 @@ import {
   appendPart,
   argumentsJson,
   decodeToolList,
+  callArgumentsText,
   chatFinishReason,
   imageFromUrl,
   numberOr,
@@ -140,22 +141,25 @@ function decodeToolChoice(choice: unknown): ToolChoice | undefined {
 function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
   // Loops, not flatMap: V8 does not optimise flatMap, and every JSON answer comes through here.
   let text = ''
+  let refusal: string | null = null
   const calls: Array<Extract<Part, { type: 'tool-call' }>> = []
   for (const part of response.content) {
     if (part.type === 'text') text += part.text
+    else if (part.type === 'refusal') refusal = (refusal ?? '') + part.text
     else if (part.type === 'tool-call') calls.push(part)
   }
   const message: Record<string, unknown> = {
     role: 'assistant',
-    content: text === '' && calls.length > 0 ? null : text,
-    refusal: null,
+    // A refusal comes in its own field, with no content (as recorded traffic has it).
+    content: text === '' && (calls.length > 0 || refusal !== null) ? null : text,
+    refusal,
     annotations: [],
   }
   if (calls.length > 0) {
     message.tool_calls = calls.map((call) => ({
       id: call.id,
       type: 'function',
-      function: { name: call.name, arguments: argumentsJson(call.args) },
+      function: { name: call.name, arguments: callArgumentsText(call) },
     }))
   }
   return {
@@ -202,13 +206,17 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
       }
     } else if (event.type === 'tool-call') {
       const index = callIndex++
-      const [first, ...rest] = splitArguments(argumentsJson(event.args))
+      const [first, ...rest] = splitArguments(callArgumentsText(event))
       const call = JSON.stringify([{ index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }])
       // Real traffic opens with a chunk of its own carrying only the role, then the call.
       if (!roleSent) emit(delta('{"role":"assistant","content":null,"refusal":null}'))
       roleSent = true
       emit(delta(`{"tool_calls":${call}}`))
       for (const fragment of [first, ...rest]) emit(delta(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`))
+    } else if (event.type === 'refusal-delta') {
+      if (!roleSent) emit(delta('{"role":"assistant","content":null,"refusal":""}'))
+      roleSent = true
+      if (event.text !== '') emit(delta(`{"refusal":${JSON.stringify(event.text)}}`))
     } else if (event.type === 'finish') {
       // The `.stream()` helper needs a role in some delta, even for an empty answer.
       if (!roleSent) emit(delta(opening))

@@ -6,6 +6,7 @@ import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefini
 import {
   appendPart,
   argumentsJson,
+  callArgumentsText,
   decodeToolList,
   imageFromUrl,
   numberOr,
@@ -193,7 +194,7 @@ function textPart(text: string): Record<string, unknown> {
   return { type: 'output_text', annotations: [], logprobs: [], text }
 }
 
-function callItem(id: string, call: { id: string; name: string; args: unknown }, status: string, context?: EncodeContext): OutputItem {
+function callItem(id: string, call: { id: string; name: string; args: unknown; argsText?: string }, status: string, context?: EncodeContext): OutputItem {
   if (context && isCustomCall(call, context)) {
     return { id, type: 'custom_tool_call', status, call_id: call.id, name: call.name, input: status === 'in_progress' ? '' : customInput(call.args) }
   }
@@ -202,11 +203,20 @@ function callItem(id: string, call: { id: string; name: string; args: unknown },
     id,
     type: 'function_call',
     status,
-    arguments: status === 'in_progress' ? '' : argumentsJson(call.args),
+    arguments: status === 'in_progress' ? '' : callArgumentsText(call),
     call_id: call.id,
     name: call.name,
     ...(namespace !== undefined ? { namespace } : {}),
   }
+}
+
+/** A message whose content is a refusal: the `refusal` content part real traffic carries. */
+function refusalItem(id: string, text: string, status: string): OutputItem {
+  return { id, type: 'message', status, role: 'assistant', content: status === 'in_progress' ? [] : [refusalPart(text)] }
+}
+
+function refusalPart(text: string): Record<string, unknown> {
+  return { type: 'refusal', refusal: text }
 }
 
 function reasoningItem(id: string, text: string, done: boolean): OutputItem {
@@ -221,7 +231,8 @@ function outputItems(content: readonly Part[], context: EncodeContext): OutputIt
     if (part.type === 'text') {
       if (last?.type === 'message') (last.content as { text: string }[])[0].text += part.text
       else items.push(messageItem(itemId('response-message', context, n), part.text, 'completed'))
-    } else if (part.type === 'tool-call') items.push(callItem(itemId('function-call-item', context, n), part, 'completed', context))
+    } else if (part.type === 'refusal') items.push(refusalItem(itemId('response-message', context, n), part.text, 'completed'))
+    else if (part.type === 'tool-call') items.push(callItem(itemId('function-call-item', context, n), part, 'completed', context))
     else if (part.type === 'reasoning') items.push(reasoningItem(itemId('reasoning-item', context, n), part.text, true))
   })
   return items
@@ -292,7 +303,9 @@ function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
 }
 
 function rememberItem(memory: ResponseMemory | undefined, item: OutputItem): void {
-  if (item.type === 'message') remember(memory, item.id, { type: 'text', text: (item.content as { text: string }[])[0].text })
+  const first = item.type === 'message' ? (item.content as { type: string; text?: string; refusal?: string }[])[0] : undefined
+  if (first?.type === 'refusal') remember(memory, item.id, { type: 'refusal', text: first.refusal ?? '' })
+  else if (item.type === 'message') remember(memory, item.id, { type: 'text', text: first?.text ?? '' })
   else if (item.type === 'reasoning') remember(memory, item.id, { type: 'reasoning', text: textOf(item.summary) })
   else if (item.type === 'function_call') {
     remember(memory, item.id, { type: 'tool-call', id: item.call_id as string, name: item.name as string, args: parseArguments(item.arguments) })
@@ -310,7 +323,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   const output: OutputItem[] = []
   // The open item's delta frames differ only in the text and the sequence number: their head
   // is serialised once when the item opens.
-  let open: { item: OutputItem; kind: 'text' | 'reasoning'; text: string; deltaType: string; deltaHead: string; deltaTail: string } | undefined
+  let open: { item: OutputItem; kind: 'text' | 'reasoning' | 'refusal'; text: string; deltaType: string; deltaHead: string; deltaTail: string } | undefined
 
   const closeOpen = (): void => {
     if (!open) return
@@ -321,6 +334,11 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
       emit(frame('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] }))
       emit(frame('response.content_part.done', { ...at, content_index: 0, part: textPart(text) }))
       output.push(messageItem(item.id, text, 'completed'))
+      rememberItem(context.memory, output.at(-1) as OutputItem)
+    } else if (kind === 'refusal') {
+      emit(frame('response.refusal.done', { ...at, content_index: 0, refusal: text }))
+      emit(frame('response.content_part.done', { ...at, content_index: 0, part: refusalPart(text) }))
+      output.push(refusalItem(item.id, text, 'completed'))
       rememberItem(context.memory, output.at(-1) as OutputItem)
     } else {
       emit(frame('response.reasoning_summary_text.done', { ...at, summary_index: 0, text }))
@@ -335,18 +353,24 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
   emit(frame('response.created', { response: started }))
   emit(frame('response.in_progress', { response: started }))
   return (event) => {
-    if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
-      const kind = event.type === 'text-delta' ? 'text' : 'reasoning'
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') {
+      const kind = event.type === 'text-delta' ? 'text' : event.type === 'refusal-delta' ? 'refusal' : 'reasoning'
       if (open?.kind !== kind) {
         closeOpen()
         const n = output.length
-        const item = kind === 'text' ? messageItem(itemId('response-message', context, n), '', 'in_progress') : reasoningItem(itemId('reasoning-item', context, n), '', false)
-        const type = kind === 'text' ? 'response.output_text.delta' : 'response.reasoning_summary_text.delta'
-        const index = kind === 'text' ? '"content_index":0' : '"summary_index":0'
+        const item =
+          kind === 'text'
+            ? messageItem(itemId('response-message', context, n), '', 'in_progress')
+            : kind === 'refusal'
+              ? refusalItem(itemId('response-message', context, n), '', 'in_progress')
+              : reasoningItem(itemId('reasoning-item', context, n), '', false)
+        const type = kind === 'text' ? 'response.output_text.delta' : kind === 'refusal' ? 'response.refusal.delta' : 'response.reasoning_summary_text.delta'
+        const index = kind === 'reasoning' ? '"summary_index":0' : '"content_index":0'
         const deltaHead = `{"type":"${type}","item_id":${JSON.stringify(item.id)},"output_index":${n},${index},"delta":`
         open = { item, kind, text: '', deltaType: type, deltaHead, deltaTail: kind === 'text' ? ',"logprobs":[],"sequence_number":' : ',"sequence_number":' }
         emit(frame('response.output_item.added', { output_index: n, item }))
         if (kind === 'text') emit(frame('response.content_part.added', { item_id: item.id, output_index: n, content_index: 0, part: textPart('') }))
+        else if (kind === 'refusal') emit(frame('response.content_part.added', { item_id: item.id, output_index: n, content_index: 0, part: refusalPart('') }))
         else emit(frame('response.reasoning_summary_part.added', { item_id: item.id, output_index: n, summary_index: 0, part: { type: 'summary_text', text: '' } }))
       }
       open.text += event.text
@@ -362,7 +386,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
         for (const delta of splitArguments(input)) emit(frame('response.custom_tool_call_input.delta', { item_id: id, output_index: n, delta }))
         emit(frame('response.custom_tool_call_input.done', { item_id: id, output_index: n, input }))
       } else {
-        const args = argumentsJson(event.args)
+        const args = callArgumentsText(event)
         for (const delta of splitArguments(args)) emit(frame('response.function_call_arguments.delta', { item_id: id, output_index: n, delta }))
         emit(frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args }))
       }
