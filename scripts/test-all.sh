@@ -112,6 +112,9 @@ step browser bash scripts/test-browser.sh
 count "$log/browser.txt"
 # Failure context in Vitest's HTML report, in headless Chromium (says so and passes without one).
 step html-report node scripts/check-html-report.mjs
+# agent-doubles/playwright: the example chat app in headless Chromium (skipped, saying why, without one).
+step playwright bash scripts/test-playwright.sh
+count "$log/playwright.txt"
 fi
 
 if grep -q 'open handle' "$log"/jest-*.txt; then
