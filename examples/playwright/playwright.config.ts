@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test'
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // Traces and failure context go under the ignored .tmp/, not the project root.
+  outputDir: '../../.tmp/playwright-results',
   reporter: 'list',
   forbidOnly: true,
   use: {
