@@ -91,11 +91,12 @@ function urlOptions(url: URL): http.RequestOptions {
 }
 
 /**
- * The same request to `from`, aimed at `target`; an agent of the other protocol is dropped for
- * the target's default one.
+ * The same request to `from`, aimed at `target`; an agent (or socket factory) of the other
+ * protocol is dropped for the target's default one.
  */
 function routedOptions(options: http.RequestOptions, from: URL, target: URL): http.RequestOptions {
-  const { host: _host, hostname: _hostname, port: _port, path: _path, protocol: _protocol, agent, ...rest } = options
+  const { host: _host, hostname: _hostname, port: _port, path: _path, protocol: _protocol, agent, createConnection, defaultPort, ...rest } = options
+  const sameProtocol = from.protocol === target.protocol
   const routed: http.RequestOptions = {
     ...rest,
     protocol: target.protocol,
@@ -104,7 +105,11 @@ function routedOptions(options: http.RequestOptions, from: URL, target: URL): ht
     headers: withHost(options.headers, target.host),
   }
   if (target.port !== '') routed.port = Number(target.port)
-  if (agent !== undefined && from.protocol === target.protocol) routed.agent = agent
+  if (agent !== undefined && sameProtocol) routed.agent = agent
+  // A socket factory of the other protocol (the `ws` package's TLS one for `wss://`) would speak
+  // TLS to a plain server: the target's protocol makes its own socket.
+  if (createConnection !== undefined && sameProtocol) routed.createConnection = createConnection
+  if (defaultPort !== undefined && sameProtocol) routed.defaultPort = defaultPort
   return routed
 }
 

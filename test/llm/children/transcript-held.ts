@@ -26,7 +26,7 @@ const llm = await ScriptedLLM.fromTranscript(file, { strict: true })
 collectGarbage()
 collectGarbage()
 const ratio = (held() - before) / fileBytes
-const request = (text: string) => ({ model: 'gpt-5', messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }] })
+const request = (text: string) => ({ model: 'gpt-5', stream: false, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }] })
 const first = await llm.generate(request('hi 0'))
 const second = await llm.generate(request('hi 1'))
 rmSync(dir, { recursive: true })
