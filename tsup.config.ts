@@ -4,7 +4,7 @@ import { defineConfig, type Options } from 'tsup'
 // runner does not know. Target node20 keeps parameter destructuring, which Vitest parses in
 // fixture functions. Splitting keeps one copy of the core per format, so a double made through
 // `agent-doubles/jest` is the same class as one imported from `agent-doubles`.
-const external = ['vitest', '@jest/globals', 'expect', '@vitest/expect']
+const external = ['vitest', '@jest/globals', 'expect', '@vitest/expect', '@playwright/test']
 
 const shared: Options = {
   target: 'node20',
@@ -24,6 +24,7 @@ const dualEntries = {
   'jest/index': 'fixtures/jest.ts',
   'jest/setup': 'fixtures/jest-setup.ts',
   'jest/globals': 'fixtures/jest-globals.ts',
+  playwright: 'src/playwright.ts',
 }
 
 export default defineConfig([

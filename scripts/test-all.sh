@@ -117,6 +117,9 @@ step browser bash scripts/test-browser.sh
 count "$log/browser.txt"
 # Failure context in Vitest's HTML report, in headless Chromium (says so and passes without one).
 step html-report node scripts/check-html-report.mjs
+# agent-doubles/playwright: the example chat app in headless Chromium (skipped, saying why, without one).
+step playwright bash scripts/test-playwright.sh
+count "$log/playwright.txt"
 # The documentation site: built (API reference included), then every page opened in headless
 # Chromium — no console error, no broken internal link, the local search finds every matcher.
 step docs-site bash -c 'set -o pipefail; npm run -s docs:build 2>&1 | tail -n 20 && node scripts/check-docs-site.mjs'
