@@ -25,6 +25,8 @@ import { answerCrash } from './crash-answer.js'
 import type { RunningServer } from './server.js'
 import { serverErrorBody } from './server-errors.js'
 import { inProcessTransport, type InProcessTransport } from './in-process.js'
+import { PromptCache } from '../server/prompt-cache.js'
+import type { PromptSettings } from '../server/prompt-usage.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
 
 /** Options of `new FakeProxy()`. */
@@ -74,6 +76,20 @@ export interface FakeProxyOptions {
    * @default false
    */
   controlApi?: boolean
+  /**
+   * How usage counts tokens (SPEC §20): `'tokenizer'` counts OpenAI models with their real
+   * tokenizer (`o200k_base` / `cl100k_base`, loaded on first use) and every other model with the
+   * documented estimate; `'estimate'` estimates every model. With `promptCache: false` as well,
+   * the proxy counts nothing itself: usage is the brain's own, and no context window is enforced.
+   * @default 'tokenizer'
+   */
+  tokens?: 'tokenizer' | 'estimate'
+  /**
+   * Simulate each provider's prompt cache, per lane (SPEC §20): usage reports cache reads and
+   * writes, and `toHaveHitPromptCache` can judge them.
+   * @default true
+   */
+  promptCache?: boolean
 }
 
 /** Options of {@link FakeProxy.start}. */
@@ -138,6 +154,14 @@ export interface LaneOptions {
    * only test lane open (SPEC §9).
    */
   test?: boolean
+}
+
+/** Each proxy and lane counts with the same settings and caches prompts in a cache of its own. */
+function promptSettings(options: FakeProxyOptions): PromptSettings | undefined {
+  const tokens = options.tokens ?? 'tokenizer'
+  const cache = options.promptCache ?? true
+  if (tokens === 'estimate' && !cache) return undefined
+  return { tokens, cache: cache ? new PromptCache() : undefined }
 }
 
 function isLLM(value: unknown): value is LLM {
@@ -227,6 +251,7 @@ export class FakeProxy {
       validate: options.validate ?? true,
       memory: new ResponseMemory(),
       control: options.controlApi ? this.#controlTarget() : undefined,
+      prompt: promptSettings(options),
     }
     registerDouble(this)
   }
@@ -242,6 +267,8 @@ export class FakeProxy {
       record: ['a transcript file path or a writable stream', () => true],
       validate: ['a boolean', is.boolean],
       controlApi: ['a boolean', is.boolean],
+      tokens: ["'tokenizer' or 'estimate'", (value) => value === 'tokenizer' || value === 'estimate'],
+      promptCache: ['a boolean', is.boolean],
     })
     const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
     if (unknownFeature !== undefined) {
@@ -383,6 +410,7 @@ export class FakeProxy {
     state.reply = undefined
     state.memory.clear()
     state.book.reset()
+    state.prompt?.cache?.clear()
     // The brain's records of these requests go too (its place in its script stays).
     this.#llm?.clearRecords?.()
   }

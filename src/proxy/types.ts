@@ -4,6 +4,7 @@
  */
 import type { ModelRequest, ModelResponse } from '../llm/types.js'
 import type { RefusalCode } from '../refusal-codes.js'
+import type { PromptCacheRecord } from '../server/prompt-usage.js'
 
 /** The wire dialect a request was served in. */
 export type Dialect =
@@ -55,6 +56,12 @@ export interface FakeRequest {
   request: ModelRequest
   /** The neutral answer the proxy gave, once it was produced (absent for `reply()` and failures). */
   response?: ModelResponse
+  /**
+   * What the simulated prompt cache did for this request (SPEC §20): its input tokens, those
+   * read from and written to the cache, and, when it read nothing, why. Absent where the wire
+   * has no prompt cache (Ollama) or the proxy simulates none (`promptCache: false`).
+   */
+  promptCache?: PromptCacheRecord
   /** The HTTP status of an error answer (a provider error, a rejected request). */
   status?: number
   /** The error the request was answered with, in the provider's terms (`name` for provider errors). */
