@@ -27,6 +27,7 @@ import { serverErrorBody } from './server-errors.js'
 import { inProcessTransport, type InProcessTransport } from './in-process.js'
 import { PromptCache } from '../server/prompt-cache.js'
 import type { PromptSettings } from '../server/prompt-usage.js'
+import { usageReport, type ProxyUsage } from '../server/usage-report.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
 
 /** Options of `new FakeProxy()`. */
@@ -518,6 +519,18 @@ export class FakeProxy {
     const all = [...own]
     for (const entry of this.#lanes.entries()) all.push(...records(entry.state))
     return all
+  }
+
+  /**
+   * The tokens and cost of every answered model request (SPEC §20) — input, cache reads, cache
+   * writes, output, and the cost at the model's price (`configure({ prices })`, else the
+   * built-in table) — per request and in total. A proxy's covers its open lanes' too.
+   * @example
+   * const { total } = proxy.usage()
+   * expect(total.cacheReadTokens).toBeGreaterThan(0)
+   */
+  usage(): ProxyUsage {
+    return usageReport(this.#everyLane((state) => state.requests))
   }
 
   /**

@@ -7,6 +7,8 @@
 import type { ErrorStyle } from './refusal-answer.js'
 import type { WireDialect } from './dialect.js'
 import { anthropicMessages } from '../wire/anthropic-messages.js'
+import { anthropicCountTokens } from '../wire/anthropic-messages/count-tokens.js'
+import { bedrockCountTokens } from '../wire/bedrock/count-tokens.js'
 import { openaiChat } from '../wire/openai-chat.js'
 import { openaiEmbeddings } from '../wire/openai-embeddings.js'
 import { openaiModels } from '../wire/openai-models.js'
@@ -32,6 +34,8 @@ const table: Readonly<Record<string, Route>> = {
   '/responses': { method: 'POST', dialect: openaiResponses },
   '/v1/messages': { method: 'POST', dialect: anthropicMessages },
   '/messages': { method: 'POST', dialect: anthropicMessages },
+  '/v1/messages/count_tokens': { method: 'POST', dialect: anthropicCountTokens },
+  '/messages/count_tokens': { method: 'POST', dialect: anthropicCountTokens },
   '/v1/embeddings': { method: 'POST', dialect: openaiEmbeddings },
   '/embeddings': { method: 'POST', dialect: openaiEmbeddings },
   '/v1/models': { method: 'GET', dialect: openaiModels },
@@ -58,6 +62,7 @@ function azureRoute(operation: string, versioned: boolean): Route {
 
 /** Converse, or InvokeModel on an embedding model, or InvokeModel on an Anthropic one. */
 function bedrockDialect(operation: string, modelId: string): WireDialect {
+  if (operation === 'count-tokens') return bedrockCountTokens
   if (operation.startsWith('converse')) return bedrockConverse
   return operation === 'invoke' && isEmbeddingModel(modelId) ? bedrockEmbed : bedrockInvoke
 }

@@ -11,6 +11,7 @@ export type Dialect =
   | 'openai-chat'
   | 'openai-responses'
   | 'anthropic-messages'
+  | 'anthropic-count-tokens'
   | 'openai-embeddings'
   | 'openai-models'
   | 'gemini-generate'
@@ -24,6 +25,7 @@ export type Dialect =
   | 'bedrock-converse'
   | 'bedrock-invoke'
   | 'bedrock-embed'
+  | 'bedrock-count-tokens'
 
 /** Who sent a request, read from the `X-Viper-*` headers. */
 export interface Identity {

@@ -26,7 +26,7 @@ import {
 import { decodeSegment } from './params.js'
 
 /** `/model/{modelId}/{operation}`, capturing both. */
-export const BEDROCK_MODEL_PATH = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/
+export const BEDROCK_MODEL_PATH = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream|count-tokens)$/
 
 /** Bedrock's error type for an HTTP status, as sent in `x-amzn-errortype`. */
 function errorType(status: number): string {

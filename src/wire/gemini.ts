@@ -7,6 +7,7 @@
  * @module
  */
 import { estimateInputTokens, estimateTokens } from '../llm/usage.js'
+import { countPrompt } from '../server/prompt-usage.js'
 import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition } from '../llm/types.js'
 import {
   BadRequest,
@@ -366,8 +367,9 @@ export const geminiCountTokens: DirectDialect = {
     const wrapped = record(json.generateContentRequest ?? json.generate_content_request)
     return decodeGenerate(wrapped.contents !== undefined ? wrapped : json, model, false)
   },
-  answer: (request) => {
-    const tokens = estimateInputTokens(request)
+  // The count a generate request with the same prompt reports as its `promptTokenCount`.
+  answer: async (request, context) => {
+    const tokens = (await countPrompt({ tokens: 'tokenizer' }, 'gemini-count-tokens', context.json, request)).input
     return { totalTokens: tokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }] }
   },
 }
