@@ -60,8 +60,8 @@ const gemini = (maxOutputTokens: number, minCacheableTokens: number, input: numb
 })
 
 /**
- * The built-in table, by model id prefix: a request's model takes the row of the longest id it
- * starts with (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`). Bedrock ids are read
+ * The built-in table, by model id: a request's model takes the row of its id, or of the id it
+ * extends with a snapshot date or preview tag (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`). Bedrock ids are read
  * without their region (`us.`, `eu.`, `global.`…), vendor (`anthropic.`) and version
  * (`-v1:0`) parts, so `us.anthropic.claude-sonnet-4-5-20250929-v1:0` is Claude Sonnet 4.5.
  * List prices in US dollars per million tokens, as published when this table was written.
@@ -117,6 +117,13 @@ export function tableId(model: string): string {
   return id
 }
 
+/**
+ * What may follow a table id in a model name of the same model: a snapshot date
+ * (`-20250929`, `-2024-08-06`, Vertex's `@20250929`), `-latest`, or a preview tag. A newer
+ * version (`claude-opus-4-6`, `gpt-5.2`) is another model, unknown unless configured.
+ */
+const SNAPSHOT_SUFFIX = /^(?:-\d{8}|-\d{4}-\d{2}-\d{2}|@[\w-]+|-latest|-(?:preview|exp)(?:-[\w-]*)?)$/
+
 /** Memo of lookups: a test's few model names are looked up on every request. */
 const lookups = new Map<string, KnownModel | null>()
 
@@ -125,7 +132,7 @@ export function knownModel(model: string): KnownModel | undefined {
   const hit = lookups.get(model)
   if (hit !== undefined) return hit ?? undefined
   const id = tableId(model)
-  const key = ids.find((prefix) => id === prefix || (id.startsWith(prefix) && /^[-@.:]/.test(id.slice(prefix.length))))
+  const key = ids.find((prefix) => id === prefix || (id.startsWith(prefix) && SNAPSHOT_SUFFIX.test(id.slice(prefix.length))))
   const found = key === undefined ? undefined : knownModels[key]
   if (lookups.size > 1000) lookups.clear()
   lookups.set(model, found ?? null)
