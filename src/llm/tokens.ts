@@ -68,7 +68,55 @@ async function load(encoding: Encoding): Promise<void> {
   // Text that spells a special token (`<|endoftext|>`) is ordinary text in a prompt, as the API
   // treats it; the package would throw on it by default.
   const options = { disallowedSpecial: new Set<string>() }
-  counters[encoding] = (text) => module.countTokens(text, options)
+  counters[encoding] = (text) => countInPieces((piece) => module.countTokens(piece, options), text)
+}
+
+/**
+ * Letters in one run beyond this are counted in pieces of this size. Byte-pair encoding is
+ * quadratic in the length of one pre-token: a 16k-letter run (`'x'.repeat(16384)`, a hostile
+ * prompt) takes the tokenizer over a second, and would stall every test sharing the proxy.
+ */
+const LONG_RUN = 256
+const LONG_RUNS = /[\p{L}\p{M}]{257,}/gu
+/** Plain text is counted in pieces of about this size, cut before a space so no word is split. */
+const PIECE = 8192
+
+/**
+ * `text`'s tokens, counted in pieces: exactly the whole's count for text of words, and bounded
+ * time for runs of letters longer than {@link LONG_RUN} (counted a piece at a time: an
+ * approximation only such runs get).
+ */
+function countInPieces(count: (text: string) => number, text: string): number {
+  if (text.length <= LONG_RUN) return count(text)
+  let total = 0
+  let at = 0
+  // A long run mostly repeats itself ('xxxx…'): its pieces are counted once each.
+  const pieces = new Map<string, number>()
+  for (const run of text.matchAll(LONG_RUNS)) {
+    total += countPlain(count, text.slice(at, run.index))
+    for (let i = 0; i < run[0].length; i += LONG_RUN) {
+      const piece = run[0].slice(i, i + LONG_RUN)
+      let counted = pieces.get(piece)
+      if (counted === undefined) pieces.set(piece, (counted = count(piece)))
+      total += counted
+    }
+    at = run.index + run[0].length
+  }
+  return total + countPlain(count, at === 0 ? text : text.slice(at))
+}
+
+function countPlain(count: (text: string) => number, text: string): number {
+  let total = 0
+  let start = 0
+  while (text.length - start > PIECE) {
+    // Cut before a space that starts a word: pre-tokens begin there, so the pieces' counts add up.
+    let cut = text.lastIndexOf(' ', start + PIECE)
+    while (cut > start && /\s/.test(text[cut + 1] ?? '')) cut = text.lastIndexOf(' ', cut - 1)
+    if (cut <= start + PIECE / 2) cut = start + PIECE
+    total += count(text.slice(start, cut))
+    start = cut
+  }
+  return total + (start === 0 ? count(text) : count(text.slice(start)))
 }
 
 /** Texts at least this long have their counts remembered; shorter ones are cheaper to count again. */
