@@ -4,8 +4,8 @@
  * @module
  */
 import { checkOptions, is } from '../src/internal/describe.js'
-import type { FakeRequest } from '../src/proxy/types.js'
-import type { CacheMiss } from '../src/server/prompt-cache.js'
+import type { FakeRequest } from '../src/server/types.js'
+import type { CacheMiss } from '../src/llm/prompt-cache.js'
 import { requireKind, type MatcherOutcome, type PortableMatcherContext } from './context.js'
 import { hint, ordinal, plural, sections } from './format.js'
 

@@ -5,40 +5,21 @@
  * @module
  */
 import { modelInfoOf } from '../config.js'
-import { countWith, prepareTokenCounter, tokenCounterFor, type TokenCounter } from '../llm/tokens.js'
+import type { CacheOutcome, PromptCache } from '../llm/prompt-cache.js'
+import { countWith, type TokenCounter } from '../llm/tokens.js'
 import type { ModelRequest, ModelResponse, Usage } from '../llm/types.js'
 import { estimatedCounts, partsText } from '../llm/usage.js'
-import { providerErrorAnswer } from '../proxy/provider-error-answer.js'
-import type { Dialect, FakeRequest } from '../proxy/types.js'
-import type { WireDialect } from '../proxy/dialect.js'
-import { anthropicLayout } from '../wire/anthropic-messages/cache.js'
-import { converseLayout } from '../wire/bedrock/cache.js'
-import { geminiLayout } from '../wire/gemini/cache.js'
-import { chatLayout } from '../wire/openai-chat/cache.js'
-import { responsesLayout } from '../wire/openai-responses/cache.js'
-import { neutralLayout, type PromptLayout } from '../wire/prompt-layout.js'
-import { PromptCache, type CacheBlock, type CacheOutcome, type CachePrompt } from './prompt-cache.js'
+import type { WireDialect } from '../wire/dialect.js'
+import { countPrompt, type TokenMode } from '../wire/prompt-count.js'
+import { providerErrorAnswer } from './provider-error-answer.js'
+import type { FakeRequest, PromptCacheRecord } from './types.js'
 
 /** How a proxy (and its lanes) count tokens and cache prompts. */
 export interface PromptSettings {
   /** `'tokenizer'`: OpenAI models with their real tokenizer; `'estimate'`: every model estimated. */
-  readonly tokens: 'tokenizer' | 'estimate'
+  readonly tokens: TokenMode
   /** The lane's prompt cache, or `undefined` when caching is not simulated. */
   readonly cache: PromptCache | undefined
-}
-
-/** What the cache did for one request, as recorded on it (`FakeRequest.promptCache`). */
-export interface PromptCacheRecord {
-  /** Every input token of the request. */
-  inputTokens: number
-  /** Tokens read from the cache. */
-  readTokens: number
-  /** Tokens written to the cache. */
-  writeTokens: number
-  /** Of `writeTokens`, those written with a one-hour TTL. */
-  write1hTokens: number
-  /** Why it read nothing (or less than its cacheable prefix), when it did. */
-  miss?: CacheOutcome['miss']
 }
 
 /** One request's prompt, measured. */
@@ -58,99 +39,18 @@ export interface TooLong {
   error: NonNullable<FakeRequest['error']>
 }
 
-type Layout = (json: Record<string, unknown>, request: ModelRequest, roleTokens: (role: string) => number) => PromptLayout
-
-/** Each wire's own layout; the others are laid out from the neutral request, without a cache. */
-const layouts: Partial<Record<Dialect, Layout>> = {
-  'anthropic-messages': (json) => anthropicLayout(json),
-  'bedrock-invoke': (json) => anthropicLayout(json),
-  'bedrock-converse': (json) => converseLayout(json),
-  'openai-chat': (json, _request, roles) => chatLayout(json, roles),
-  'openai-responses': (json, _request, roles) => responsesLayout(json, roles),
-  'gemini-generate': (json) => geminiLayout(json),
-  'gemini-count-tokens': (json) => geminiLayout(countedGemini(json)),
-}
-
-/** Gemini's `countTokens` may wrap a whole generate request. */
-function countedGemini(json: Record<string, unknown>): Record<string, unknown> {
-  const wrapped = json.generateContentRequest ?? json.generate_content_request
-  return wrapped && typeof wrapped === 'object' ? (wrapped as Record<string, unknown>) : json
-}
-
-const MINUTE = 60_000
-/** Anthropic and Bedrock breakpoint TTLs. */
-const TTL_MS = { '5m': 5 * MINUTE, '1h': 60 * MINUTE } as const
-/** OpenAI keeps an unused prefix about 5–10 minutes (in memory), or a day with `prompt_cache_retention: '24h'`. */
-const OPENAI_TTL_MS = 5 * MINUTE
-const OPENAI_EXTENDED_TTL_MS = 24 * 60 * MINUTE
-/** Gemini's implicit cache: undocumented; a few minutes, as observed. */
-const GEMINI_TTL_MS = 5 * MINUTE
-/** The smallest cacheable prefix where the model table says nothing. */
-const DEFAULT_MIN_TOKENS = 1024
-
 /**
  * Measures a model request's prompt: its tokens, the context-window check, the cache. Returns
  * the provider's error for a prompt over the window. Throws the layout's `BadRequest` for a bad
  * `cache_control` or `cachePoint`.
  */
 export async function measurePrompt(settings: PromptSettings, dialect: WireDialect, json: Record<string, unknown>, request: ModelRequest, requestId: string): Promise<PromptMeasure | TooLong> {
-  const measure = await countPrompt(settings, dialect.id, json, request)
+  const counted = await countPrompt(settings.tokens, dialect.id, json, request)
   const info = modelInfoOf(request.model)
-  if (info && measure.input > info.contextWindow) return tooLong(dialect, request.model, measure.input, info.contextWindow, requestId)
-  if (settings.cache && measure.prompt) measure.outcome = settings.cache.serve(measure.prompt, Date.now())
-  return measure
-}
-
-/** A prompt counted (and laid out for the cache, where the wire caches). */
-interface Counted extends PromptMeasure {
-  prompt: CachePrompt | undefined
-}
-
-/**
- * The tokens of a request's prompt on `dialect`'s wire — what `usage` reports and the count
- * endpoints answer. Loads the model's tokenizer first when it is not loaded yet.
- */
-export async function countPrompt(settings: Pick<PromptSettings, 'tokens'>, dialect: Dialect, json: Record<string, unknown>, request: ModelRequest): Promise<Counted> {
-  const model = request.model
-  let counter: TokenCounter = 'estimate'
-  if (settings.tokens === 'tokenizer') {
-    const loading = prepareTokenCounter(model)
-    if (loading) await loading
-    counter = tokenCounterFor(model)
-  }
-  const roleTokens = (role: string): number => countWith(counter, role)
-  const layout = (layouts[dialect] ?? ((_json, req) => neutralLayout(req)))(json, request, roleTokens)
-  const blocks: CacheBlock[] = layout.blocks.map((block) => {
-    const tokens = (block.fixedTokens ?? countWith(counter, block.text)) + (block.overhead ?? 0)
-    const laid: CacheBlock = { where: block.where, text: block.text, tokens }
-    if (block.ttl) {
-      laid.breakpointMs = TTL_MS[block.ttl]
-      if (block.ttl === '1h') laid.longTtl = true
-    }
-    return laid
-  })
-  let input = layout.extraTokens
-  for (const block of blocks) input += block.tokens
-  const prompt = layout.cache === 'none' ? undefined : cachePrompt(dialect, model, layout, blocks, counter)
-  return { counter, input, outcome: undefined, prompt }
-}
-
-function cachePrompt(dialect: Dialect, model: string, layout: PromptLayout, blocks: CacheBlock[], counter: TokenCounter): CachePrompt {
-  const gemini = dialect.startsWith('gemini')
-  const configuredMin = modelInfoOf(model)?.minCacheableTokens
-  return {
-    mode: layout.cache === 'explicit' ? 'explicit' : 'automatic',
-    blocks,
-    minTokens: gemini || layout.cache === 'explicit' ? (configuredMin ?? DEFAULT_MIN_TOKENS) : DEFAULT_MIN_TOKENS,
-    step: gemini ? 1 : 128,
-    ttlMs: gemini ? GEMINI_TTL_MS : layout.retention === '24h' ? OPENAI_EXTENDED_TTL_MS : OPENAI_TTL_MS,
-    partition: `${model}\u0000${layout.cacheKey ?? ''}`,
-    countPrefix: (index, chars) => {
-      const block = layout.blocks[index]
-      if (!block || block.fixedTokens !== undefined || chars === 0) return 0
-      return countWith(counter, block.text.slice(0, chars)) + (block.overhead ?? 0)
-    },
-  }
+  if (info && counted.input > info.contextWindow) return tooLong(dialect, request.model, counted.input, info.contextWindow, requestId)
+  // Entries expire on Date.now(), so a test's fake timers move them.
+  const outcome = settings.cache && counted.prompt ? settings.cache.serve(counted.prompt, Date.now()) : undefined
+  return { counter: counted.counter, input: counted.input, outcome }
 }
 
 /** Whether `value` is a measured prompt rather than a too-long error. */

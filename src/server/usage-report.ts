@@ -5,7 +5,7 @@
  */
 import { priceOf } from '../config.js'
 import { costOfUsage } from '../llm/cost.js'
-import type { FakeRequest } from '../proxy/types.js'
+import type { FakeRequest } from './types.js'
 
 /** The tokens and cost of one answered model request. */
 export interface RequestUsage {

@@ -9,7 +9,7 @@ import { ApiError, GoogleGenAI } from '@google/genai'
 import OpenAI from 'openai'
 import { afterEach, describe, expect, onTestFinished, test } from 'vitest'
 import { configure, knownModels, scriptedLLM } from '../../src/index.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { anthropicFor, openaiFor, startProxy } from '../proxy/helpers.js'
 
 let restore: (() => void) | undefined

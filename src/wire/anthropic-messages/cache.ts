@@ -6,7 +6,7 @@
  * Bedrock's InvokeModel carries the same body and rules.
  * @module
  */
-import { BadRequest, record } from '../../proxy/dialect.js'
+import { BadRequest, record } from '../dialect.js'
 import { IMAGE_TOKENS, textOfValue, type LayoutBlock, type PromptLayout } from '../prompt-layout.js'
 
 /** Anthropic's limit on `cache_control` blocks in one request. */

@@ -4,9 +4,9 @@
  * with the same prompt reports as its whole input. A bad `cache_control` is the same 400.
  * @module
  */
-import { countPrompt } from '../../server/prompt-usage.js'
-import type { DirectDialect } from '../../proxy/dialect.js'
-import { anthropicMessages } from '../anthropic-messages.js'
+import { countPrompt } from '../prompt-count.js'
+import type { DirectDialect } from '../dialect.js'
+import { anthropicMessages } from './codec.js'
 
 /** `POST /v1/messages/count_tokens`. */
 export const anthropicCountTokens: DirectDialect = {
@@ -18,7 +18,7 @@ export const anthropicCountTokens: DirectDialect = {
   // `max_tokens` is not part of a count request; the rest is read as for a message.
   decode: (json, target) => anthropicMessages.decode({ max_tokens: 1, ...json }, target),
   answer: async (request, context) => {
-    const counted = await countPrompt({ tokens: 'tokenizer' }, 'anthropic-messages', context.json, request)
+    const counted = await countPrompt('tokenizer', 'anthropic-messages', context.json, request)
     return { input_tokens: counted.input }
   },
 }

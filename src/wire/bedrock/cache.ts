@@ -5,7 +5,7 @@
  * `cacheReadInputTokens` and `cacheWriteInputTokens`.
  * @module
  */
-import { BadRequest, record } from '../../proxy/dialect.js'
+import { BadRequest, record } from '../dialect.js'
 import { IMAGE_TOKENS, textOfValue, type LayoutBlock, type PromptLayout } from '../prompt-layout.js'
 
 /** Bedrock's limit on cache checkpoints in one request. */

@@ -6,10 +6,10 @@
  * @module
  */
 import { fromBase64 } from '../../internal/bytes.js'
-import { BadRequest, record, type DirectDialect } from '../../proxy/dialect.js'
-import { countPrompt } from '../../server/prompt-usage.js'
-import { bedrockConverse, bedrockErrorAnswer, bedrockTarget } from '../bedrock-converse.js'
-import { anthropicMessages } from '../anthropic-messages.js'
+import { BadRequest, record, type DirectDialect } from '../dialect.js'
+import { countPrompt } from '../prompt-count.js'
+import { bedrockConverse, bedrockErrorAnswer, bedrockTarget } from './converse.js'
+import { anthropicMessages } from '../anthropic-messages/codec.js'
 
 /** The request a CountTokens body counts: a Converse body, or an InvokeModel (Anthropic) body. */
 function counted(json: Record<string, unknown>): { kind: 'converse' | 'invoke'; body: Record<string, unknown> } {
@@ -45,7 +45,7 @@ export const bedrockCountTokens: DirectDialect = {
   },
   answer: async (request, context) => {
     const { kind, body } = counted(context.json)
-    const result = await countPrompt({ tokens: 'tokenizer' }, kind === 'converse' ? 'bedrock-converse' : 'bedrock-invoke', body, request)
+    const result = await countPrompt('tokenizer', kind === 'converse' ? 'bedrock-converse' : 'bedrock-invoke', body, request)
     return { inputTokens: result.input }
   },
 }

@@ -4,7 +4,7 @@
  * prefixes by themselves (implicit caching) and report `cachedContentTokenCount`.
  * @module
  */
-import { record } from '../../proxy/dialect.js'
+import { record } from '../dialect.js'
 import { IMAGE_TOKENS, textOfValue, type LayoutBlock, type PromptLayout } from '../prompt-layout.js'
 
 /** The prompt of a `generateContent` body, laid out. */

@@ -6,7 +6,7 @@
  * `prompt_cache_key`.
  * @module
  */
-import { record } from '../../proxy/dialect.js'
+import { record } from '../dialect.js'
 import { IMAGE_TOKENS, textOfValue, type LayoutBlock, type PromptLayout } from '../prompt-layout.js'
 
 /** Tokens framing each message: `<|im_start|>`, `<|im_sep|>`, `<|im_end|>`. */

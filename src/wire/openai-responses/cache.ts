@@ -4,7 +4,7 @@
  * Caching is automatic, per `prompt_cache_key`.
  * @module
  */
-import { record } from '../../proxy/dialect.js'
+import { record } from '../dialect.js'
 import { MESSAGE_FRAMING, REPLY_PRIMING } from '../openai-chat/cache.js'
 import { IMAGE_TOKENS, textOfValue, type LayoutBlock, type PromptLayout } from '../prompt-layout.js'
 
