@@ -104,6 +104,10 @@ export class PromptCache {
     const readEnd = hit ? hit.end : -1
     if (hit) this.#touch(hit.entry, now)
     const read = hit ? cumulative[hit.end]! : 0
+    const lastBp = breakpoints.at(-1)!
+    // Why it read nothing, judged against the entries as they were before this request wrote.
+    const miss: CacheMiss | undefined =
+      read > 0 ? undefined : cumulative[lastBp]! < prompt.minTokens ? { reason: 'below-minimum', tokens: cumulative[lastBp]!, minimum: prompt.minTokens } : this.#why(prompt, now)
     let write = 0
     let write1h = 0
     let written = read
@@ -115,10 +119,8 @@ export class PromptCache {
       written = cumulative[bp]!
       this.#add({ partition: prompt.partition, texts: blocks.slice(0, bp + 1).map((b) => b.text), wheres: blocks.slice(0, bp + 1).map((b) => b.where), tokens: cumulative[bp]!, ttlMs: blocks[bp]!.breakpointMs!, expiresAt: now + blocks[bp]!.breakpointMs! })
     }
-    const lastBp = breakpoints.at(-1)!
-    if (hit && hit.end >= lastBp) return { read, write, write1h }
     const outcome: CacheOutcome = { read, write, write1h }
-    if (read === 0) outcome.miss = cumulative[lastBp]! < prompt.minTokens ? { reason: 'below-minimum', tokens: cumulative[lastBp]!, minimum: prompt.minTokens } : this.#why(prompt, now)
+    if (miss) outcome.miss = miss
     return outcome
   }
 
@@ -144,11 +146,12 @@ export class PromptCache {
       if (tokens >= prompt.minTokens) read = prompt.minTokens + Math.floor((tokens - prompt.minTokens) / prompt.step) * prompt.step
       if (read > 0) this.#touch(best.entry, now)
     }
+    const miss = read === 0 ? this.#why(prompt, now) : undefined
     const same = best && best.blocks === blocks.length && best.entry.texts.length === blocks.length
     if (same) this.#touch(best!.entry, now)
     else this.#add({ partition: prompt.partition, texts: blocks.map((b) => b.text), wheres: blocks.map((b) => b.where), tokens: total, ttlMs: prompt.ttlMs, expiresAt: now + prompt.ttlMs })
     const outcome: CacheOutcome = { read, write: 0, write1h: 0 }
-    if (read === 0) outcome.miss = this.#why(prompt, now, same ? best!.entry : undefined)
+    if (miss) outcome.miss = miss
     return outcome
   }
 
@@ -156,10 +159,10 @@ export class PromptCache {
    * Why a prompt read nothing: the entry sharing the longest prefix with it (live or expired)
    * is found, and either it expired, or the first block and character where they part is shown.
    */
-  #why(prompt: CachePrompt, now: number, skip?: Entry): CacheMiss {
+  #why(prompt: CachePrompt, now: number): CacheMiss {
     let best: { entry: Entry; blocks: number; chars: number } | undefined
     for (const entry of this.#entries) {
-      if (entry.partition !== prompt.partition || entry === skip) continue
+      if (entry.partition !== prompt.partition) continue
       const shared = sharedBlocks(entry, prompt.blocks)
       const chars = shared < entry.texts.length && shared < prompt.blocks.length ? commonLength(entry.texts[shared]!, prompt.blocks[shared]!.text) : 0
       if (best && (shared < best.blocks || (shared === best.blocks && chars <= best.chars))) continue

@@ -316,7 +316,11 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       if (dialect.answerText && !brain.embed) return await writePieces(answer, dialect.answerText(request, direct))
       body = await dialect.answer(request, direct)
     } catch (error) {
-      if (error instanceof BadRequest) return sendError(dialect, error.status, error.message, error.param)
+      if (error instanceof BadRequest) {
+        record.status = error.status
+        record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
+        return sendError(dialect, error.status, error.message, error.param)
+      }
       return onBrainError(error)
     }
     return writeJson(answer, 200, body)
