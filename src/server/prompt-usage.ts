@@ -83,9 +83,11 @@ function withCache(usage: Usage, measure: PromptMeasure): Usage {
   // A brain's own input count may be smaller than the prompt: the cache never reads more than it.
   const read = Math.min(outcome.read, usage.inputTokens)
   const write = Math.min(outcome.write, usage.inputTokens - read)
-  usage.cacheReadTokens = read
-  usage.cacheWriteTokens = write
-  usage.cacheWrite1hTokens = Math.min(outcome.write1h, write)
+  const write1h = Math.min(outcome.write1h, write)
+  // Counts of zero are left out: the encoders report zero for them, and records stay as they were.
+  if (read > 0) usage.cacheReadTokens = read
+  if (write > 0) usage.cacheWriteTokens = write
+  if (write1h > 0) usage.cacheWrite1hTokens = write1h
   return usage
 }
 
