@@ -21,6 +21,7 @@ import { groups as llmGroups } from './llm/ai-sdk.bench.js'
 import { groups as agentGroups } from './agent/mock-agent.bench.js'
 import { figures as memoryFigures } from './memory/figures.js'
 import { figures as fixtureFigures } from './fixtures/figures.js'
+import { figures as threeFixtureFigures } from './fixtures/three-fixtures.js'
 import { calibrate, median, runRound, type Sample } from './rounds.js'
 
 export interface BenchCase {
@@ -67,7 +68,7 @@ const families: Record<string, Array<BenchGroup | FigureGroup>> = {
   llm: llmGroups,
   agent: agentGroups,
   memory: memoryFigures,
-  fixtures: fixtureFigures,
+  fixtures: [...threeFixtureFigures, ...fixtureFigures],
 }
 const only = process.env.BENCH_ONLY
 if (only && !families[only]) throw new TypeError(`BENCH_ONLY must be one of ${Object.keys(families).join(', ')}, got ${JSON.stringify(only)}`)

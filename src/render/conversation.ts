@@ -151,8 +151,24 @@ export function proxyTurns(requests: readonly FakeRequest[]): Turn[] {
     header: fakeRequestHeader(request),
     request: request.request,
     response: request.response,
-    note: 'no neutral reply recorded: reply(), a fault or a forwarded call',
+    note: missingReplyNote(request),
   }))
+}
+
+/**
+ * Why a proxy turn has no neutral reply: the brain's failure in its own words (`script
+ * exhausted at turn 3`, `replay miss at call 2`), the error it was answered with, or a reply
+ * the proxy never decoded (`reply()`, a fault, a forwarded call).
+ */
+function missingReplyNote(request: FakeRequest): string {
+  const message = request.error?.message
+  if (message === undefined) return 'no neutral reply recorded: reply(), a fault or a forwarded call'
+  const exhausted = /script exhausted at turn (\d+)(?: \(the script has (\d+ turns?))?/.exec(message)
+  if (exhausted) return `script exhausted at turn ${exhausted[1]}${exhausted[2] ? `: the script has ${exhausted[2]}` : ''}`
+  const miss = /replay miss at call (\d+): no recorded turn of (\S+) matches/.exec(message)
+  if (miss) return `replay miss at call ${miss[1]}: no recorded turn of ${miss[2]} matches`
+  const first = message.split('\n')[0]
+  return request.status === undefined ? first : `answered ${request.status}: ${first}`
 }
 
 /** The turns of a ScriptedLLM, oldest first. @internal */

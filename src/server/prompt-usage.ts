@@ -11,7 +11,7 @@ import type { ModelRequest, ModelResponse, Usage } from '../llm/types.js'
 import { estimatedCounts, partsText } from '../llm/usage.js'
 import type { WireDialect } from '../wire/dialect.js'
 import { countPrompt, type TokenMode } from '../wire/prompt-count.js'
-import { providerErrorAnswer } from './provider-error-answer.js'
+import { openaiProviderError } from '../wire/openai-chat/errors.js'
 import type { FakeRequest, PromptCacheRecord } from './types.js'
 
 /** How a proxy (and its lanes) count tokens and cache prompts. */
@@ -100,25 +100,21 @@ export function cacheRecord(measure: PromptMeasure): PromptCacheRecord | undefin
   return record
 }
 
-/** The provider's own error for a prompt of `tokens` over a window of `window`. */
+/**
+ * The provider's own `context_length_exceeded` (its folder's `errors.ts`), with the counts in
+ * the provider's words where its message carries them.
+ */
 function tooLong(dialect: WireDialect, model: string, tokens: number, window: number, requestId: string): TooLong {
   const id = dialect.id
-  if (id === 'openai-chat' || id === 'openai-responses' || id === 'anthropic-messages') {
-    const message =
-      id === 'openai-chat'
-        ? `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`
-        : id === 'anthropic-messages'
-          ? `prompt is too long: ${tokens} tokens > ${window} maximum`
+  const message =
+    id === 'openai-chat'
+      ? `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`
+      : id.startsWith('anthropic')
+        ? `prompt is too long: ${tokens} tokens > ${window} maximum`
+        : id.startsWith('gemini')
+          ? `The input token count (${tokens}) exceeds the maximum number of tokens allowed (${window}).`
           : undefined
-    const answer = providerErrorAnswer('context_length_exceeded', id, { message, requestId, model, now: 0 })
-    return { status: answer.status, body: answer.body, headers: {}, error: answer.error }
-  }
-  const message = id.startsWith('gemini')
-    ? `The input token count (${tokens}) exceeds the maximum number of tokens allowed (${window}).`
-    : id.startsWith('bedrock')
-      ? 'Input is too long for requested model.'
-      : `the input length (${tokens} tokens) exceeds the context length (${window})`
-  const own = dialect.errorAnswer?.(400, message)
-  const body = own?.body ?? { error: { message, type: 'invalid_request_error', param: null, code: 'context_length_exceeded' } }
-  return { status: 400, body, headers: own?.headers ?? {}, error: { name: 'context_length_exceeded', type: 'invalid_request_error', code: 'context_length_exceeded', param: null, message } }
+  const answerFor = dialect.providerError ?? openaiProviderError
+  const answer = answerFor('context_length_exceeded', { dialect: id, message, requestId, model, now: Math.floor(Date.now() / 1000) })
+  return { status: answer.status, body: answer.body, headers: answer.headers, error: answer.error }
 }

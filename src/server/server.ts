@@ -23,6 +23,8 @@ export interface ServerOptions {
   port?: number
   /** Builds the body of the answers the server writes by itself. @default OpenAI's error shape */
   errorBody?: ErrorBodyFor
+  /** Serves an HTTP upgrade (WebSocket, SPEC §18); without it upgrades reach `handler` like any request. */
+  onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void
 }
 
 /** A listening server. */
@@ -35,7 +37,7 @@ export interface RunningServer {
 
 /** Listens on a port of 127.0.0.1 (a free one unless `options.port` names one). */
 export async function startServer(handler: RequestHandler, options: ServerOptions = {}): Promise<RunningServer> {
-  const { port = 0, errorBody = openaiShape } = options
+  const { port = 0, errorBody = openaiShape, onUpgrade } = options
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
     handler(req, res).catch((error: unknown) => answerCrash(req, res, error, errorBody))
@@ -51,6 +53,7 @@ export async function startServer(handler: RequestHandler, options: ServerOption
     routeByPreface(socket, server, http2)
   })
   // A client that sends garbage must not take the server down, and gets JSON it can read.
+  if (onUpgrade) server.on('upgrade', onUpgrade)
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => answerClientError(error, socket, errorBody))
   await new Promise<void>((resolve, reject) => {
     front.once('error', reject)

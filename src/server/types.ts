@@ -49,6 +49,8 @@ export interface FakeRequest {
    * has no prompt cache (Ollama) or the proxy simulates none (`promptCache: false`).
    */
   promptCache?: PromptCacheRecord
+  /** The WebSocket session that carried it (its `id` in `proxy.sessions`, SPEC §18); absent over HTTP. */
+  session?: string
   /** The HTTP status of an error answer (a provider error, a rejected request). */
   status?: number
   /** The error the request was answered with, in the provider's terms (`name` for provider errors). */

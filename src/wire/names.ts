@@ -25,6 +25,8 @@ export type Dialect =
   | 'bedrock-invoke'
   | 'bedrock-embed'
   | 'bedrock-count-tokens'
+  | 'openai-realtime'
+  | 'gemini-live'
 
 /** The features a proxy can report from `GET /viper/v1/info`. */
 export type ProxyFeature =

@@ -25,12 +25,14 @@ import {
 } from '../dialect.js'
 import { wireId } from '../wire-ids.js'
 import { jsonStringContent } from '../../internal/json-string.js'
+import { anthropicProviderError } from './errors.js'
 
 /** The Anthropic Messages dialect. */
 export const anthropicMessages: ModelDialect = {
   id: 'anthropic-messages',
   kind: 'model',
   errorStyle: 'anthropic',
+  providerError: anthropicProviderError,
   needs: ['anthropic_messages'],
   toolCallIds: 'anthropic-tool-use',
   decode,
@@ -48,7 +50,7 @@ function jsonToolId(context: EncodeContext): string {
 }
 
 /**
- * Anthropic's usage counters and serving tier: `input_tokens` is the prompt's uncached rest
+ * Anthropic's usage counters, serving tier and inference region: `input_tokens` is the prompt's uncached rest
  * (after the last breakpoint); cache reads and writes are counted apart, writes split by TTL.
  */
 function usageOf(usage: Usage): Record<string, unknown> {
@@ -60,6 +62,8 @@ function usageOf(usage: Usage): Record<string, unknown> {
     cache_creation: { ephemeral_5m_input_tokens: write - write1h, ephemeral_1h_input_tokens: write1h },
     output_tokens: usage.outputTokens,
     service_tier: 'standard',
+    // As recorded traffic reports it when the request names no region (SPEC §21).
+    inference_geo: 'not_available',
   }
 }
 
@@ -227,7 +231,7 @@ function messageStartData(id: string, model: string, usage: Usage): string {
   return (
     `{"type":"message_start","message":{"id":"${id}","type":"message","role":"assistant","model":${JSON.stringify(model)},` +
     `"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${uncached},"cache_creation_input_tokens":${write},` +
-    `"cache_read_input_tokens":${read},"cache_creation":{"ephemeral_5m_input_tokens":${write - write1h},"ephemeral_1h_input_tokens":${write1h}},"output_tokens":0,"service_tier":"standard"}}}`
+    `"cache_read_input_tokens":${read},"cache_creation":{"ephemeral_5m_input_tokens":${write - write1h},"ephemeral_1h_input_tokens":${write1h}},"output_tokens":0,"service_tier":"standard","inference_geo":"not_available"}}}`
   )
 }
 

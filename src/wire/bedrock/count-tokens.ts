@@ -8,7 +8,8 @@
 import { fromBase64 } from '../../internal/bytes.js'
 import { BadRequest, record, type DirectDialect } from '../dialect.js'
 import { countPrompt } from '../prompt-count.js'
-import { bedrockConverse, bedrockErrorAnswer, bedrockTarget } from './converse.js'
+import { bedrockConverse, bedrockTarget } from './converse.js'
+import { bedrockErrorAnswer } from './errors.js'
 import { anthropicMessages } from '../anthropic-messages/codec.js'
 
 /** The request a CountTokens body counts: a Converse body, or an InvokeModel (Anthropic) body. */

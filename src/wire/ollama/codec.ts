@@ -15,19 +15,14 @@ import {
   record,
   type DirectDialect,
   type EncodeContext,
-  type ErrorAnswer,
   type ModelDialect,
   type EmitFrame,
   type SseFrame,
   type StreamEncoder,
   type StreamFraming,
 } from '../dialect.js'
+import { ollamaErrorAnswer, ollamaProviderError } from './errors.js'
 import { requestedDimensions } from '../params.js'
-
-/** Ollama's error body: `{ error: message }`. */
-export function ollamaErrorAnswer(_status: number, message: string): ErrorAnswer {
-  return { body: { error: message } }
-}
 
 /** Durations every answer reports (nanoseconds), fixed so answers are deterministic. */
 const DURATIONS = { total_duration: 12_000_000, load_duration: 1_000_000, prompt_eval_duration: 3_000_000, eval_duration: 8_000_000 }
@@ -217,6 +212,7 @@ export const ollamaChat: ModelDialect = {
   anyContentType: true,
   decode: decodeChat,
   errorAnswer: ollamaErrorAnswer,
+  providerError: ollamaProviderError,
   encodeJson: encodeChatJson,
   encodeStream: encodeChatStream,
   framing: ndjson,
@@ -233,6 +229,7 @@ export const ollamaGenerate: ModelDialect = {
   anyContentType: true,
   decode: decodeGenerate,
   errorAnswer: ollamaErrorAnswer,
+  providerError: ollamaProviderError,
   encodeJson: encodeGenerateJson,
   encodeStream: encodeGenerateStream,
   framing: ndjson,
@@ -263,6 +260,7 @@ export const ollamaEmbed: DirectDialect = {
   needs: ['embeddings'],
   anyContentType: true,
   errorAnswer: ollamaErrorAnswer,
+  providerError: ollamaProviderError,
   decode: (json, target) => {
     const model = requireModel(json)
     dimensionsOf(json)
@@ -301,6 +299,7 @@ export const ollamaTags: DirectDialect = {
   needs: [],
   modelTraffic: false,
   errorAnswer: ollamaErrorAnswer,
+  providerError: ollamaProviderError,
   decode: (): ModelRequest => ({ model: '', messages: [], stream: false }),
   answer: () => ({ models: ollamaModelNames.map(ollamaModel) }),
 }
