@@ -17,6 +17,8 @@ export const slowTests = [
   'test/cli/commands.test.ts',
   'test/cli/parent.test.ts',
   'test/proxy/hostile/findings.test.ts',
+  // Agent runtimes run for real (SPEC §17): each run starts a CLI or binary.
+  'test/runtimes/*.test.ts',
 ]
 
 /**

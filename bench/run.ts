@@ -19,6 +19,7 @@ import { groups as tokenGroups } from './proxy/tokens.bench.js'
 import { groups as inProcessGroups } from './proxy/in-process.bench.js'
 import { groups as llmGroups } from './llm/ai-sdk.bench.js'
 import { groups as agentGroups } from './agent/mock-agent.bench.js'
+import { groups as realtimeGroups } from './realtime.js'
 import { figures as memoryFigures } from './memory/figures.js'
 import { figures as fixtureFigures } from './fixtures/figures.js'
 import { figures as threeFixtureFigures } from './fixtures/three-fixtures.js'
@@ -67,6 +68,7 @@ const families: Record<string, Array<BenchGroup | FigureGroup>> = {
   'in-process': inProcessGroups,
   llm: llmGroups,
   agent: agentGroups,
+  realtime: realtimeGroups,
   memory: memoryFigures,
   fixtures: [...threeFixtureFigures, ...fixtureFigures],
 }

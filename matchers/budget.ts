@@ -9,7 +9,7 @@ import { argumentError, checkOptions, is, PREFIX } from '../src/internal/describ
 import { requireKind, type MatcherOutcome, type PortableMatcherContext } from './context.js'
 import { hint, plural, sections } from './format.js'
 import { inline } from './inline.js'
-import { modelRequests, modelResponses } from './records.js'
+import { modelRequests, modelResponses, proxyRecords } from './records.js'
 
 const NAME = 'toHaveUsedAtMost'
 const LIMITS = ['requests', 'inputTokens', 'outputTokens', 'totalTokens', 'costUsd'] as const
@@ -87,7 +87,7 @@ function checkLimits(limits: unknown): void {
 function modelUsage(kind: 'FakeProxy' | 'ScriptedLLM', double: unknown): ModelUsage[] {
   const requests = modelRequests(kind, double)
   const responses = modelResponses(kind, double)
-  const models = kind === 'FakeProxy' ? (double as { requests: ReadonlyArray<{ model?: string }> }).requests.map((r) => r.model) : []
+  const models = kind === 'FakeProxy' ? proxyRecords(double).map((r) => r.model) : []
   const byModel = new Map<string, ModelUsage>()
   requests.forEach((request, i) => {
     // Priced by the model the client asked for: the name the test knows and configures.

@@ -31,6 +31,21 @@ export interface FakeProxyRecord {
   definitions: Record<string, object>
 }
 
+/** The option of the matchers that count or list a FakeProxy's requests (SPEC §17). */
+export interface SideOption {
+  /** Count the side requests a runtime made on its own (`side: true`) too. @default false */
+  includeSide?: boolean
+}
+
+/**
+ * A FakeProxy's requests as the matchers read them: without the side requests a runtime made on
+ * its own (token counts, model lists, warm-ups, routing calls; SPEC §17) unless `includeSide`.
+ */
+export function proxyRecords(double: unknown, includeSide = false): FakeRequest[] {
+  const requests = (double as FakeProxyRecord).requests
+  return includeSide ? [...requests] : requests.filter((request) => request.side !== true)
+}
+
 /** One recorded call, reduced to its task, with a short description of where it went. */
 export interface TaskEntry {
   task: string
@@ -52,7 +67,7 @@ export function recordedTasks(kind: DoubleKind, double: unknown): TaskEntry[] {
       detail: `model ${JSON.stringify(request.model)}`,
     }))
   }
-  return (double as FakeProxyRecord).requests.map((request) => ({
+  return proxyRecords(double).map((request) => ({
     task: taskOf(request.request),
     detail: describeFakeRequest(request),
   }))
@@ -76,13 +91,13 @@ export function describeFakeRequest(request: FakeRequest): string {
 /** The neutral requests a model double saw, oldest first. */
 export function modelRequests(kind: 'ScriptedLLM' | 'FakeProxy', double: unknown): ModelRequest[] {
   if (kind === 'ScriptedLLM') return [...(double as ScriptedLLMRecord).requests]
-  return (double as FakeProxyRecord).requests.map((request) => request.request)
+  return proxyRecords(double).map((request) => request.request)
 }
 
 /** The replies a model double gave, parallel to {@link modelRequests}. */
 export function modelResponses(kind: 'ScriptedLLM' | 'FakeProxy', double: unknown): Array<ModelResponse | undefined> {
   if (kind === 'ScriptedLLM') return [...((double as ScriptedLLMRecord).responses ?? [])]
-  return (double as FakeProxyRecord).requests.map((request) => request.response)
+  return proxyRecords(double).map((request) => request.response)
 }
 
 /** The tool calls in a reply. */

@@ -8,7 +8,8 @@ import type { FakeRequest } from '../src/server/types.js'
 import { requireKind, type MatcherOutcome, type PortableMatcherContext } from './context.js'
 import { diffOf, footer, hint, marker, ordinal, receivedList, sections } from './format.js'
 import { showExpected, showReceived } from './inline.js'
-import { describeFakeRequest, taskOf, type FakeProxyRecord, type ScriptedLLMRecord } from './records.js'
+import { describeFakeRequest, proxyRecords, taskOf, type ScriptedLLMRecord, type SideOption } from './records.js'
+import { checkOptions, is } from '../src/internal/describe.js'
 import { matchesSubset, projectOnto } from './subset.js'
 
 const ACCEPTED = ['FakeProxy', 'ScriptedLLM'] as const
@@ -16,10 +17,11 @@ const ACCEPTED = ['FakeProxy', 'ScriptedLLM'] as const
 /** What each double records per request: a `FakeRequest` for a proxy, a `ModelRequest` for a model. */
 type RecordedRequest = FakeRequest | ModelRequest
 
-function readRequests(matcherName: string, received: unknown): { kind: (typeof ACCEPTED)[number]; requests: RecordedRequest[] } {
+function readRequests(matcherName: string, received: unknown, options: unknown): { kind: (typeof ACCEPTED)[number]; requests: RecordedRequest[] } {
   const kind = requireKind(matcherName, received, ACCEPTED)
-  const requests =
-    kind === 'FakeProxy' ? [...(received as FakeProxyRecord).requests] : [...(received as ScriptedLLMRecord).requests]
+  checkOptions(matcherName, options, { includeSide: ['a boolean', is.boolean] })
+  const includeSide = (options as SideOption | undefined)?.includeSide ?? false
+  const requests = kind === 'FakeProxy' ? proxyRecords(received, includeSide) : [...(received as ScriptedLLMRecord).requests]
   return { kind, requests }
 }
 
@@ -44,11 +46,13 @@ function listRequests(ctx: PortableMatcherContext, kind: string, requests: Recor
 /**
  * Passes when some recorded request matches `partial` as an object subset (a `FakeRequest` for
  * a FakeProxy, a `ModelRequest` for a ScriptedLLM); asymmetric matchers are allowed at any depth.
+ * A FakeProxy's side requests (SPEC §17) count only with `{ includeSide: true }`.
  * @example
  * expect(proxy).toHaveReceivedRequest({ agent: 'researcher', model: 'gpt-5' })
+ * expect(lane).toHaveReceivedRequest({ path: '/v1/messages/count_tokens' }, { includeSide: true })
  */
-export function toHaveReceivedRequest(this: PortableMatcherContext, received: unknown, partial: unknown): MatcherOutcome {
-  const { kind, requests } = readRequests('toHaveReceivedRequest', received)
+export function toHaveReceivedRequest(this: PortableMatcherContext, received: unknown, partial: unknown, options?: unknown): MatcherOutcome {
+  const { kind, requests } = readRequests('toHaveReceivedRequest', received, options)
   const matches = (request: RecordedRequest) => matchesSubset(this, request, partial)
   const pass = requests.some(matches)
   return {
@@ -66,16 +70,18 @@ export function toHaveReceivedRequest(this: PortableMatcherContext, received: un
 }
 
 /**
- * Passes when exactly `n` requests were recorded.
+ * Passes when exactly `n` requests were recorded; a FakeProxy's side requests (SPEC §17) count
+ * only with `{ includeSide: true }`.
  * @example
  * expect(llm).toHaveReceivedRequests(2)
- * @throws {TypeError} when `n` is not a non-negative integer.
+ * expect(lane).toHaveReceivedRequests(3, { includeSide: true })
+ * @throws {TypeError} when `n` is not a non-negative integer, or an option is unknown.
  */
-export function toHaveReceivedRequests(this: PortableMatcherContext, received: unknown, n: unknown): MatcherOutcome {
+export function toHaveReceivedRequests(this: PortableMatcherContext, received: unknown, n: unknown, options?: unknown): MatcherOutcome {
   if (!Number.isInteger(n) || (n as number) < 0) {
     throw argumentError('toHaveReceivedRequests', 'n', 'a non-negative integer (the exact number of requests)', n)
   }
-  const { kind, requests } = readRequests('toHaveReceivedRequests', received)
+  const { kind, requests } = readRequests('toHaveReceivedRequests', received, options)
   const pass = requests.length === n
   return {
     pass,

@@ -62,9 +62,11 @@ export const TEST_LANE = Symbol.for('agent-doubles.test-lane')
 const fakeProxySerializer: SnapshotSerializer = {
   test: (value) => kindOf(value) === 'FakeProxy',
   serialize(proxy: { requests: FakeRequest[]; refusals: Refusal[]; name?: string; [LANE]?: boolean; [TEST_LANE]?: boolean }, config, indentation) {
-    const lines = [...renderTurns(proxyTurns(proxy.requests)), ...renderRefusals(proxy.refusals)]
+    // A runtime's side requests (SPEC §17) are no turns of the conversation.
+    const turns = proxy.requests.filter((request) => request.side !== true)
+    const lines = [...renderTurns(proxyTurns(turns)), ...renderRefusals(proxy.refusals)]
     const title = proxy[LANE] ? (proxy[TEST_LANE] ? 'ProxyLane' : `ProxyLane ${JSON.stringify(proxy.name)}`) : 'FakeProxy'
-    return block(`${title} (${count(proxy.requests.length, 'request')})`, lines, config, indentation)
+    return block(`${title} (${count(turns.length, 'request')})`, lines, config, indentation)
   },
 }
 

@@ -27,10 +27,10 @@ export interface AgentDoublesMatchers<R = void> {
   toHaveBeenNthCalledWithTask(n: number, task: StringOrMatcher): R
   /** The FakeProxy refused with `code` (exactly `times`, for `agent`), or the error carries the proxy's mark with `code`. */
   toHaveRefusedWith(code: RefusalCode | AsymmetricLike, options?: { times?: number; agent?: string }): R
-  /** Some recorded request matches `partial` (object subset). */
-  toHaveReceivedRequest(partial: object): R
-  /** Exactly `n` requests were recorded. */
-  toHaveReceivedRequests(n: number): R
+  /** Some recorded request matches `partial` (object subset); a FakeProxy's side requests only with `includeSide`. */
+  toHaveReceivedRequest(partial: object, options?: { includeSide?: boolean }): R
+  /** Exactly `n` requests were recorded; a FakeProxy's side requests count only with `includeSide`. */
+  toHaveReceivedRequests(n: number, options?: { includeSide?: boolean }): R
   /** `agent` has a registered definition (matching `partial`). */
   toHaveRegisteredDefinition(agent: string, partial?: object): R
   /** Some reply asked for tool `name` (with `args` as a subset). */
@@ -54,8 +54,8 @@ export interface AgentDoublesMatchers<R = void> {
   toHaveHitPromptCache(options?: { from?: number; minReadRatio?: number }): R
   /** What the double used stays within every bound given (FakeProxy, ScriptedLLM, MockAgent); cost from `configure({ prices })` or the built-in prices, cache reads and writes included. */
   toHaveUsedAtMost(limits: { requests?: number; inputTokens?: number; outputTokens?: number; totalTokens?: number; costUsd?: number }): R
-  /** No request the FakeProxy (or lane) recorded was rejected by its request validation. */
-  toHaveSentValidRequests(): R
+  /** No request the FakeProxy (or lane) recorded was rejected by its request validation; side requests only with `includeSide`. */
+  toHaveSentValidRequests(options?: { includeSide?: boolean }): R
   /** The FakeMcpServer received a `tools/call` of `name` (with `args` as a subset). */
   toHaveCalledMcpTool(name: StringOrMatcher, args?: unknown): R
   /** The FakeMcpServer received exactly `n` `tools/call`s of `name`. */

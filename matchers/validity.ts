@@ -6,13 +6,15 @@
 import type { FakeRequest } from '../src/server/types.js'
 import { requireKind, type MatcherOutcome, type PortableMatcherContext } from './context.js'
 import { footer, hint, ordinal, plural, receivedList, sections } from './format.js'
-import { describeFakeRequest, type FakeProxyRecord } from './records.js'
+import { describeFakeRequest, proxyRecords, type SideOption } from './records.js'
+import { checkOptions, is } from '../src/internal/describe.js'
 
 const NAME = 'toHaveSentValidRequests'
 
 /** Whether validation rejected `request` (a provider error planned by the test has a `name`). */
 export function wasRejected(request: FakeRequest): boolean {
-  return request.error !== undefined && request.error.name === undefined && (request.status === 400 || request.status === 422)
+  // A failing brain's 400 (type brain_error, SPEC §17) is the test's own double failing, not a rejection.
+  return request.error !== undefined && request.error.name === undefined && request.error.type !== 'brain_error' && (request.status === 400 || request.status === 422)
 }
 
 function reason(request: FakeRequest): string {
@@ -24,14 +26,16 @@ function reason(request: FakeRequest): string {
 
 /**
  * Passes when no recorded request was rejected as invalid; else lists each rejected request
- * with the provider's reason.
+ * with the provider's reason. Side requests (SPEC §17) are checked only with `{ includeSide: true }`.
  * @example
  * expect(proxy).toHaveSentValidRequests()
- * @throws {TypeError} when `received` is not a FakeProxy.
+ * expect(lane).toHaveSentValidRequests({ includeSide: true })
+ * @throws {TypeError} when `received` is not a FakeProxy, or an option is unknown.
  */
-export function toHaveSentValidRequests(this: PortableMatcherContext, received: unknown): MatcherOutcome {
+export function toHaveSentValidRequests(this: PortableMatcherContext, received: unknown, options?: unknown): MatcherOutcome {
   requireKind(NAME, received, ['FakeProxy'] as const)
-  const requests = [...(received as FakeProxyRecord).requests]
+  checkOptions(NAME, options, { includeSide: ['a boolean', is.boolean] })
+  const requests = proxyRecords(received, (options as SideOption | undefined)?.includeSide ?? false)
   const rejected = requests.flatMap((request, index) => (wasRejected(request) ? [{ request, index }] : []))
   const pass = rejected.length === 0
   return {

@@ -59,6 +59,11 @@ fi
 if [ "$mode" = all ] && [ ! -d test/matrix/node24/node_modules ]; then
   step install-node24-leg npm ci --prefix test/matrix/node24 --engine-strict=false --no-audit --no-fund --loglevel=error
 fi
+# The agent runtimes of SPEC §17 (Claude Agent SDK, Codex SDK with its binary, Gemini CLI), pinned
+# in a package of their own; test/runtimes/*.test.ts (in the slow leg) drives them.
+if [ "$mode" = all ] && [ ! -d test/matrix/runtimes/node_modules ]; then
+  step install-runtimes npm ci --prefix test/matrix/runtimes --no-audit --no-fund --loglevel=error
+fi
 
 if dist_is_current; then
   echo 'dist/ is newer than every source: build skipped'

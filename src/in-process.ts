@@ -24,7 +24,7 @@ export { AGENT_NAME } from './gateway/identity.js'
 
 export { ScriptedLLM, scriptedLLM } from './llm/scripted-llm.js'
 export type { ScriptedLLMOptions, ModelCapabilities } from './llm/scripted-llm.js'
-export { toolCall, lastUserText, type ScriptedToolCall } from './llm/helpers.js'
+export { toolCall, customToolCall, lastUserText, type ScriptedToolCall } from './llm/helpers.js'
 export type { Script, ScriptFunction, ReplyMap } from './llm/script.js'
 export type { Reply, ReplyObject, ReplyPart } from './llm/reply.js'
 export type * from './llm/types.js'

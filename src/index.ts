@@ -22,7 +22,7 @@ export type {
   StandardSchemaV1,
 } from './agent/index.js'
 
-export { ScriptedLLM, scriptedLLM, toolCall, lastUserText, record } from './llm/index.js'
+export { ScriptedLLM, scriptedLLM, toolCall, customToolCall, lastUserText, record } from './llm/index.js'
 export type {
   Script,
   ScriptFunction,

@@ -26,6 +26,21 @@ export function toolCall(name: string, args: unknown = {}, id?: string): Scripte
 }
 
 /**
+ * A scripted call of a freeform custom tool (OpenAI Responses `type: "custom"`, such as Codex's
+ * `exec`): `input` is the tool's raw text input, not JSON arguments. Served as a
+ * `custom_tool_call` output item; a plain {@link toolCall} to a tool the request declares custom
+ * is served the same way.
+ * @example
+ * scriptedLLM([customToolCall('exec', 'const r = await tools.exec_command({ cmd: "cat notes.txt" }); text(r.output)'), 'Done.'])
+ * @throws {TypeError} `name` is not a non-empty string, or `input` is not a string.
+ */
+export function customToolCall(name: string, input: string, id?: string): ScriptedToolCall {
+  if (typeof name !== 'string' || name === '') throw argumentError('customToolCall', 'name', 'a non-empty string', name)
+  if (typeof input !== 'string') throw argumentError('customToolCall', 'input', "a string (the custom tool's raw input)", input)
+  return toolCall(name, input, id)
+}
+
+/**
  * The text of the last `user` message of a request, its text parts joined by a newline;
  * `''` when there is none.
  * @example

@@ -8,7 +8,7 @@ export { ScriptedLLM, scriptedLLM, type ScriptedLLMOptions, type TranscriptOptio
 export type { Script, ScriptFunction, ReplyMap } from './script.js'
 export type { Reply, ReplyObject, ReplyPart } from './reply.js'
 export type { RuleMatch, RuleOptions, TextMatcher, RuleDeclaration } from './rules.js'
-export { toolCall, lastUserText, type ScriptedToolCall } from './helpers.js'
+export { toolCall, customToolCall, lastUserText, type ScriptedToolCall } from './helpers.js'
 export { chunkText, responseEvents, streamResponse, type Chunking, type Latency } from './stream-events.js'
 export { estimateTokens, type UsageOption } from './usage.js'
 export { parseTranscript, readTranscript, serializeTurn, type Transcript, type TranscriptTurn } from './transcript.js'

@@ -403,6 +403,17 @@ export class ScriptedLLM implements LLM {
     return response
   }
 
+  /**
+   * Whether a rule added with `when()` (or a rules file) would answer `req` as the next call,
+   * without counting a use. A FakeProxy asks before it answers a runtime's side request from its
+   * built-in default (SPEC §17): a rule that matches one explicitly answers it instead.
+   * @internal
+   */
+  hasRuleFor(req: ModelRequest): boolean {
+    const turn = this.requests.length + 1
+    return this.#rules.some((rule, i) => (rule.times === undefined || this.#ruleUses[i] < rule.times) && rule.matches(req, turn))
+  }
+
   /** The first rule with uses left whose match holds; its use is counted now, before any await. */
   #ruleFor(req: ModelRequest, turn: number): Rule | undefined {
     const index = this.#rules.findIndex((rule, i) => (rule.times === undefined || this.#ruleUses[i] < rule.times) && rule.matches(req, turn))

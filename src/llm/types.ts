@@ -57,6 +57,13 @@ export interface ToolDefinition {
   name: string
   description?: string
   parameters: unknown
+  /**
+   * Set on a freeform tool (OpenAI Responses `type: "custom"`, as Codex's `exec`): its input is
+   * text, not JSON arguments, and `parameters` holds its input format (a grammar) when it has one.
+   */
+  custom?: true
+  /** The namespace the tool was offered in (OpenAI Responses `type: "namespace"` tool groups). */
+  namespace?: string
 }
 
 /** How the model may use tools: `'auto'`, `'none'`, `'required'`, or one named tool. */

@@ -19,7 +19,9 @@ import { RecordMode, validateRecordOptions, type UpstreamOrigins } from '../upst
 import type { TranscriptStream } from '../upstream/transcript-sink.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { checkAgentNames } from '../gateway/identity.js'
-import { answerNoLane, LaneTable } from './lanes.js'
+import { answerNoLane, LaneTable, laneHeaderOf } from './lanes.js'
+import { clientEnv } from './client-env.js'
+import { pathOf, turnedAwayRecord } from './turned-away.js'
 import { ResponseMemory } from '../wire/response-memory.js'
 import { answerCrash } from './crash-answer.js'
 import type { RunningServer } from './server.js'
@@ -325,9 +327,11 @@ export class FakeProxy {
 
   /** Serves one request on the lane it names, or answers that it reached none. */
   #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const choice = this.#lanes.choose(req.url ?? '/', this.#state)
+    const choice = this.#lanes.choose(req.url ?? '/', this.#state, laneHeaderOf(req))
     if (choice.kind !== 'lane') {
-      answerNoLane(req, res, choice)
+      // Turned away before any lane saw it: recorded on the proxy itself (SPEC §17).
+      const answer = answerNoLane(req, res, choice)
+      this.#state.requests.push(turnedAwayRecord(req, pathOf(choice.url), answer))
       return Promise.resolve()
     }
     req.url = choice.url
@@ -482,6 +486,19 @@ export class FakeProxy {
     }
     if (!this.#server) throw new Error(`${PREFIX} ${OWNER}: url read while it is not running; await proxy.start() first`)
     return this.#server.url
+  }
+
+  /**
+   * The environment variables that point every supported client at this proxy or lane, with
+   * placeholder keys (SPEC §17): `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`, `GOOGLE_GEMINI_BASE_URL`,
+   * `OLLAMA_HOST`, `AZURE_OPENAI_ENDPOINT`, `AWS_ENDPOINT_URL_BEDROCK_RUNTIME`, their keys and
+   * the rest the clients of SPEC §12 read. For runtimes in a process of their own.
+   * @example
+   * spawn('gemini', ['-p', 'hello'], { env: { ...process.env, ...fakeProxy.env } })
+   * @throws {Error} the proxy is not running, or the lane is closed.
+   */
+  get env(): Record<string, string> {
+    return clientEnv(this.url)
   }
 
   /**

@@ -4,7 +4,7 @@
  * Everything it needs is handed in as {@link ProxyState}; it keeps no state of its own.
  * @module
  */
-import { brainFailure } from './brain-failure.js'
+import { BRAIN_FAILURE_HEADERS, BRAIN_FAILURE_STATUS, brainFailure, brainFailureMessage } from './brain-failure.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { LLM, ModelRequest, ModelResponse, StreamEvent, StreamOptions } from '../llm/types.js'
 import { eventsAtOnce, type MaybeAtOnce } from '../llm/stream-events.js'
@@ -53,6 +53,7 @@ import { openStream, type StreamOutput } from './framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from '../wire/wire-ids.js'
 import { cacheRecord, isMeasure, measurePrompt, promptUsage, withPromptUsage, type PromptMeasure, type PromptSettings } from './prompt-usage.js'
+import { sideBrain, sideRuleFor } from './side-requests.js'
 
 /** A refusal planned with `proxy.refuse()`. */
 export interface PendingRefusal {
@@ -167,10 +168,12 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   }
   // The model list is not model traffic: planned refusals, replies and faults wait for the next
   // real model request. Forwarded requests answer with the upstream's bytes.
-  const modelTraffic = dialect.modelTraffic !== false
+  // A runtime's own request (SPEC §17) is no turn of the test's: no plan applies to it.
+  const side = sideRuleFor({ dialect: dialect.id, json, headers: req.headers })
+  const modelTraffic = dialect.modelTraffic !== false && !side
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
-  const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory) : undefined
+  const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory, req.headers) : undefined
   let request: ModelRequest
   try {
     // Decoded here and kept unchanged, so a model double records it without copying it again.
@@ -204,6 +207,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     stream: request.stream,
     request,
   }
+  if (side) record.side = true
   // A request the upstream (or the brain standing in for it) refused did not get through.
   const withdraw = (): void => {
     const at = state.requests.indexOf(record)
@@ -289,7 +293,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     }
     return
   }
-  const llm = state.brain()
+  const llm = side ? sideBrain(side, state.brain(), request) : state.brain()
   const brain = llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
   const onBrainError = (error: unknown): void | Promise<void> => {
     if (isProxyError(error)) {
@@ -306,9 +310,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
       return sendError(dialect, error.status, error.message, error.param)
     }
-    // Recorded, so the conversation shows why this turn has no reply (render/conversation.ts).
+    // Recorded, so the conversation shows why this turn has no reply (render/conversation.ts);
+    // answered with a 400 no client retries, naming the brain and turn (SPEC §17).
     Object.assign(record, brainFailure(error))
-    sendError(dialect, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`, undefined, DOUBLE_FAULT)
+    sendError(dialect, BRAIN_FAILURE_STATUS, brainFailureMessage(llm, error), undefined, BRAIN_FAILURE_HEADERS)
   }
   if (dialect.kind === 'direct') {
     const embed = (text: string, model: string, dimensions: number): Promise<number[]> =>

@@ -87,10 +87,11 @@ export class LaneTable {
   }
 
   /**
-   * The lane `url` names (`/~<id>/…`, the prefix stripped from the returned `url`); for a
-   * lane-less URL, the only running test's lane, else `root` when no test lane is open.
+   * The lane `url` names (`/~<id>/…`, the prefix stripped from the returned `url`), else the
+   * one the `x-agent-doubles-lane` header names (`header`: an id, `~<id>` or a name, SPEC §17);
+   * for a request naming none, the only running test's lane, else `root` when no test lane is open.
    */
-  choose(url: string, root: ProxyState): LaneChoice {
+  choose(url: string, root: ProxyState, header?: string): LaneChoice {
     const named = LANE_PREFIX.exec(url)
     if (named) {
       const [, id = '', tail = ''] = named
@@ -99,11 +100,32 @@ export class LaneTable {
       if (entry) return { kind: 'lane', state: entry.state, url: rest }
       return { kind: 'closed', id, name: this.#closed.get(id), url: rest }
     }
+    if (header !== undefined) return this.#byHeader(header, url)
     if (this.#tests === 0) return { kind: 'lane', state: root, url }
     const tests = this.runningTests()
     if (tests.length === 1) return { kind: 'lane', state: tests[0]!.state, url }
     return { kind: 'ambiguous', tests: tests.map((entry) => entry.name), url }
   }
+
+  /** The lane an `x-agent-doubles-lane` header names: by id (`3` or `~3`), else by name. */
+  #byHeader(value: string, url: string): LaneChoice {
+    const id = value.startsWith('~') ? value.slice(1) : value
+    const entry = this.#open.get(id) ?? [...this.#open.values()].find((open) => open.name === value)
+    if (entry) return { kind: 'lane', state: entry.state, url }
+    const closedName = this.#closed.get(id)
+    if (closedName !== undefined) return { kind: 'closed', id, name: closedName, url }
+    return { kind: 'closed', id: value, name: undefined, url }
+  }
+}
+
+/** The header that names a lane, for clients that can add headers but not change paths (SPEC §17). */
+export const LANE_HEADER = 'x-agent-doubles-lane'
+
+/** The lane a request's `x-agent-doubles-lane` header names, if it carries one. */
+export function laneHeaderOf(req: IncomingMessage): string | undefined {
+  const value = req.headers[LANE_HEADER]
+  const text = Array.isArray(value) ? value[0] : value
+  return text === undefined || text === '' ? undefined : text
 }
 
 /**
@@ -111,7 +133,7 @@ export class LaneTable {
  * with `x-should-retry: false`: retrying cannot make a closed lane open or a shared base URL
  * name one test.
  */
-export function answerNoLane(req: IncomingMessage, res: ServerResponse, choice: Exclude<LaneChoice, { kind: 'lane' }>): void {
+export function answerNoLane(req: IncomingMessage, res: ServerResponse, choice: Exclude<LaneChoice, { kind: 'lane' }>): { status: number; message: string } {
   req.resume()
   const path = pathOf(choice.url)
   const style = findRoute(path)?.dialect.errorStyle ?? errorStyleFor(path, req.headers)
@@ -121,9 +143,10 @@ export function answerNoLane(req: IncomingMessage, res: ServerResponse, choice: 
       ? `[agent-doubles] FakeProxy lane ${choice.name === undefined ? `~${choice.id}` : `"${choice.name}" (~${choice.id})`} is closed${choice.name === undefined ? ' or never existed' : ''}; a lane lives as long as the test that took it`
       : `[agent-doubles] FakeProxy: this request names no lane and ${choice.tests.length} tests are running (${choice.tests.map((name) => JSON.stringify(name)).join(', ')}), so it could be any of theirs; build the client from fakeProxy.url (the test's own lane) instead of the environment's base URL`
   const text = JSON.stringify(inputErrorBody(style === 'local' ? 'openai' : style, status, message))
-  if (res.headersSent || res.destroyed) return
+  if (res.headersSent || res.destroyed) return { status, message }
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(utf8Length(text)), 'x-should-retry': 'false' })
   res.end(text)
+  return { status, message }
 }
 
 function pathOf(url: string): string {

@@ -55,6 +55,13 @@ export interface FakeRequest {
   status?: number
   /** The error the request was answered with, in the provider's terms (`name` for provider errors). */
   error?: { name?: string; type: string; code?: string | null; param?: string | null; message: string }
+  /**
+   * Set on a request a runtime made on its own (SPEC §17: a warm-up, title or quota probe, a
+   * token count, a model list, a routing call, an upgrade it falls back from), answered from
+   * built-in defaults without moving the script; matchers leave these out unless given
+   * `{ includeSide: true }`.
+   */
+  side?: true
 }
 
 /** One refusal, as recorded. */

@@ -19,18 +19,32 @@ export type { Violation } from './violation.js'
  * @example
  * validateRequest('anthropic-messages', { model: 'claude', messages: [] }, memory)?.message // 'max_tokens: Field required'
  */
-export function validateRequest(dialect: Dialect, json: Record<string, unknown>, memory: ResponseMemory): Violation | undefined {
+export function validateRequest(
+  dialect: Dialect,
+  json: Record<string, unknown>,
+  memory: ResponseMemory,
+  headers: Readonly<Record<string, string | string[] | undefined>> = {},
+): Violation | undefined {
   switch (dialect) {
     case 'openai-chat':
       return validateChat(json)
     case 'openai-responses':
       return validateResponses(json, (id) => memory.get(id))
     case 'anthropic-messages':
-      return validateAnthropic(json)
+      return validateAnthropic(json, betasOf(headers['anthropic-beta']))
     default:
       return undefined
   }
 }
+
+/** The betas an `anthropic-beta` header turns on (comma-separated, possibly given twice). */
+function betasOf(header: string | string[] | undefined): ReadonlySet<string> {
+  if (header === undefined) return NO_BETAS
+  const values = Array.isArray(header) ? header : [header]
+  return new Set(values.flatMap((value) => value.split(',')).map((beta) => beta.trim()))
+}
+
+const NO_BETAS: ReadonlySet<string> = new Set()
 
 /** The type every validation error carries, in both providers' bodies. */
 export const INVALID_REQUEST = 'invalid_request_error'

@@ -129,7 +129,7 @@ describe('ScriptedLLM.fromRules', () => {
     // The first rule was used once (times: 1): a second weather question matches nothing.
     const unmatched = await openai.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'Weather in Rome?' }], tools }).catch((error: unknown) => error)
     expect(unmatched).toBeInstanceOf(OpenAI.APIError)
-    expect((unmatched as InstanceType<typeof OpenAI.APIError>).status).toBe(500)
+    expect((unmatched as InstanceType<typeof OpenAI.APIError>).status).toBe(400)
   })
 
   test('a call no rule answers fails, listing the rules and their uses', async () => {

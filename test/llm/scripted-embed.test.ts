@@ -15,13 +15,13 @@ describe('scriptedLLM(script, { embed })', () => {
     expect(() => scriptedLLM([], { embed: [1, 2] as never })).toThrow(/ScriptedLLM: option embed must be a function \(text, model\) => number\[\]/)
   })
 
-  test('a vector that is not numbers fails the request with a 500 in the dialect’s shape', async () => {
+  test('a vector that is not numbers fails the request with a 400 in the dialect’s shape (a failing brain, SPEC §17)', async () => {
     const proxy = await startProxy({ llm: scriptedLLM([], { embed: () => ['x'] as never }) })
     const openai = await openaiFor(proxy).embeddings.create({ model: 'e', input: 'hi' }).catch((caught: unknown) => caught)
-    expect(openai).toMatchObject({ status: 500, message: expect.stringMatching(/embed option result must be a non-empty array of finite numbers/) })
+    expect(openai).toMatchObject({ status: 400, message: expect.stringMatching(/embed option result must be a non-empty array of finite numbers/) })
     const gemini = await postJson(`${proxy.url}/v1beta/models/e:embedContent`, { content: { parts: [{ text: 'hi' }] } })
-    expect(gemini.status).toBe(500)
-    expect(gemini.body).toMatchObject({ error: { code: 500, status: 'INTERNAL' } })
+    expect(gemini.status).toBe(400)
+    expect(gemini.body).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } })
   })
 
   test('a perCall transcript session embeds with the same function', async () => {

@@ -25,7 +25,7 @@ describe('the Gemini JSON-array stream', () => {
 
     const second = await postJson(`${proxy.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent`, body)
     expect(second.body).toEqual([
-      expect.objectContaining({ candidates: [{ index: 0, content: { role: 'model', parts: [{ functionCall: { id: 'call_f', name: 'f', args: { a: 1 } } }] } }] }),
+      expect.objectContaining({ candidates: [{ index: 0, content: { role: 'model', parts: [{ functionCall: { id: 'call_f', name: 'f', args: { a: 1 } }, thoughtSignature: expect.any(String) }] } }] }),
       expect.objectContaining({ candidates: [{ index: 0, finishReason: 'STOP', content: { role: 'model', parts: [{ text: '' }] } }] }),
     ])
   })

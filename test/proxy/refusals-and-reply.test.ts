@@ -98,17 +98,18 @@ describe('a brain that throws', () => {
     expect(error).toMatchObject({ status: 403, code: 'agent_unknown', message: '403 who?' })
   })
 
-  test('any other error is a 500 in the dialect that names it', async () => {
+  test('any other error is a 400 in the dialect that names it (SPEC §17: a failing brain is never a 5xx)', async () => {
     const proxy = await startProxy({ llm: throwingLLM(new Error('script exhausted at turn 3')) })
     const answer = await postJson(`${proxy.url}/v1/messages`, { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] })
-    expect(answer.status).toBe(500)
-    expect(answer.body).toMatchObject({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('script exhausted at turn 3') } })
+    expect(answer.status).toBe(400)
+    expect(answer.headers.get('x-should-retry')).toBe('false')
+    expect(answer.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('script exhausted at turn 3') } })
   })
 
   test('a brain error is not retried: the SDK gives up after one attempt', async () => {
     const proxy = await startProxy({ llm: throwingLLM(new Error('scripted: script exhausted at turn 1')) })
     const attempt = openaiFor(proxy, { maxRetries: 2 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })
-    await expect(attempt).rejects.toMatchObject({ status: 500, message: expect.stringContaining('script exhausted') })
+    await expect(attempt).rejects.toMatchObject({ status: 400, message: expect.stringContaining('script exhausted') })
     expect(proxy.requests).toHaveLength(1)
   })
 

@@ -115,17 +115,21 @@ export async function pumpTurn(brain: LLM, request: ModelRequest, options: PumpO
   const { signal } = options
   const events = new BrainEvents(options.encode, { model: request.model, rename: options.toolCallIds ? toolCallIdRenamer(options.toolCallIds) : (id: string) => id, record: options.record })
   const stream = brain.stream(request, { signal }) as AsyncIterable<StreamEvent> & MaybeAtOnce
-  const pass = async (event: StreamEvent): Promise<boolean> => {
-    if (signal.aborted || !events.pass(event)) return false
-    const room = options.room()
-    if (room) await room
-    return !signal.aborted
-  }
+  // An `await` only where the client has fallen behind: a turn whose events are all known is
+  // encoded in one go, as a bare server would send it.
   if (stream[eventsAtOnce]) {
     const all = await stream[eventsAtOnce]()
-    for (let step = all.next(); !step.done; step = all.next()) if (!(await pass(step.value))) return
+    for (let step = all.next(); !step.done; step = all.next()) {
+      if (signal.aborted || !events.pass(step.value)) return
+      const room = options.room()
+      if (room) await room
+    }
   } else {
-    for await (const event of stream) if (!(await pass(event))) return
+    for await (const event of stream) {
+      if (signal.aborted || !events.pass(event)) return
+      const room = options.room()
+      if (room) await room
+    }
   }
   if (!signal.aborted) events.end()
 }

@@ -91,9 +91,16 @@ function forcedJsonTool(json: Record<string, unknown>): Record<string, unknown> 
 function decode(json: Record<string, unknown>): ModelRequest {
   const model = requireString(json, 'model')
   const messages: Message[] = []
-  requireArray(json, 'messages').forEach((raw, n) => decodeMessage(record(raw), `messages.${n}`, messages))
+  const reminders: string[] = []
+  requireArray(json, 'messages').forEach((raw, n) => decodeMessage(record(raw), `messages.${n}`, messages, reminders))
   const request: ModelRequest = { model, messages, stream: json.stream === true }
-  const system = textOf(json.system)
+  // A `role: "system"` message inside `messages` (Claude Code's, under a beta; SPEC §17) is
+  // system text, after the top-level system prompt: never a user turn.
+  const inline = requireArray(json, 'messages')
+    .map(record)
+    .filter((message) => message.role === 'system')
+    .map((message) => (typeof message.content === 'string' ? message.content : textOf(message.content)))
+  const system = [textOf(json.system), ...inline, ...reminders].filter((text) => text !== '').join('\n\n')
   if (system !== '') request.system = system
   const jsonTool = forcedJsonTool(json)
   const format = record(record(json.output_config).format ?? json.output_format)
@@ -112,7 +119,15 @@ function decode(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-function decodeMessage(message: Record<string, unknown>, at: string, messages: Message[]): void {
+/**
+ * A text block Claude Code adds to a user turn for context (`<system-reminder>…</system-reminder>`,
+ * whole): system text, so `lastUserText()` is the user's prompt (SPEC §17).
+ */
+const SYSTEM_REMINDER = /^\s*<system-reminder>[\s\S]*<\/system-reminder>\s*$/
+
+function decodeMessage(message: Record<string, unknown>, at: string, messages: Message[], reminders: string[]): void {
+  // Decoded into the request's system text (see decode).
+  if (message.role === 'system') return
   const role = message.role === 'assistant' ? 'assistant' : 'user'
   if (typeof message.content === 'string') {
     messages.push({ role, content: [{ type: 'text', text: message.content }] })
@@ -129,6 +144,10 @@ function decodeMessage(message: Record<string, unknown>, at: string, messages: M
       const name = toolNameFor(messages, id)
       const result = typeof block.content === 'string' || block.content === undefined ? (block.content ?? '') : toolResultOf(block.content)
       appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result, ...(block.is_error === true ? { isError: true } : {}) })
+      continue
+    }
+    if (role === 'user' && block.type === 'text' && typeof block.text === 'string' && SYSTEM_REMINDER.test(block.text)) {
+      reminders.push(block.text)
       continue
     }
     const part = decodeBlock(block, `${at}.content.${n}`)

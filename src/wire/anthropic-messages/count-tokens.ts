@@ -1,24 +1,23 @@
 /**
- * Anthropic's token counting (`POST /v1/messages/count_tokens`, SPEC §20): a Messages body
- * without `max_tokens`, answered with `{ input_tokens }` — the count a `/v1/messages` request
- * with the same prompt reports as its whole input. A bad `cache_control` is the same 400.
+ * Anthropic's token count (`POST /v1/messages/count_tokens`, also with `?beta=true` as Claude
+ * Code sends it): the Messages request without `max_tokens`, answered `{ input_tokens }` — the
+ * count a `/v1/messages` request with the same prompt reports as its whole input (SPEC §17,
+ * §20); a bad `cache_control` is the same 400. Not model traffic: plans and the script are
+ * untouched, and the request is recorded as a side request.
  * @module
  */
 import { countPrompt } from '../prompt-count.js'
 import type { DirectDialect } from '../dialect.js'
 import { anthropicMessages } from './codec.js'
 
-/** `POST /v1/messages/count_tokens`. */
+/** The token-count dialect. */
 export const anthropicCountTokens: DirectDialect = {
   id: 'anthropic-count-tokens',
   kind: 'direct',
   errorStyle: 'anthropic',
   needs: ['anthropic_messages'],
   modelTraffic: false,
-  // `max_tokens` is not part of a count request; the rest is read as for a message.
-  decode: (json, target) => anthropicMessages.decode({ max_tokens: 1, ...json }, target),
-  answer: async (request, context) => {
-    const counted = await countPrompt('tokenizer', 'anthropic-messages', context.json, request)
-    return { input_tokens: counted.input }
-  },
+  // The same body as a Messages request (model, messages, system, tools), without max_tokens.
+  decode: (json, target, memory) => anthropicMessages.decode({ ...json, max_tokens: 1 }, target, memory),
+  answer: async (request, context) => ({ input_tokens: (await countPrompt('tokenizer', 'anthropic-messages', context.json, request)).input }),
 }

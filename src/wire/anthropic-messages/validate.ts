@@ -11,7 +11,7 @@ import { TOOL_NAME, anthropic, objectOf, violation, type Violation } from '../vi
  * @example
  * validateAnthropic({ model: 'claude', messages: [] })?.message // 'max_tokens: Field required'
  */
-export function validateAnthropic(json: Record<string, unknown>): Violation | undefined {
+export function validateAnthropic(json: Record<string, unknown>, betas: ReadonlySet<string> = new Set()): Violation | undefined {
   const required = (field: string, kind: 'string' | 'integer' | 'list'): Violation | undefined =>
     json[field] === undefined ? anthropic.missing(field) : anthropic.expect(field, json[field], kind)
   return (
@@ -19,7 +19,7 @@ export function validateAnthropic(json: Record<string, unknown>): Violation | un
     required('max_tokens', 'integer') ??
     ((json.max_tokens as number) < 1 ? anthropic.at('max_tokens', 'Input should be greater than or equal to 1') : undefined) ??
     required('messages', 'list') ??
-    checkMessages(json.messages as unknown[]) ??
+    checkMessages(json.messages as unknown[], SYSTEM_MESSAGE_BETAS.some((beta) => betas.has(beta))) ??
     checkSystem(json.system) ??
     checkTemperature(json.temperature) ??
     optional('stream', json.stream, 'boolean') ??
@@ -32,13 +32,24 @@ function optional(param: string, value: unknown, kind: 'boolean' | 'string' | 'n
   return value === undefined ? undefined : anthropic.expect(param, value, kind)
 }
 
-function checkMessages(messages: unknown[]): Violation | undefined {
+/**
+ * The betas under which a `role: "system"` message may stand inside `messages` (Claude Code
+ * 2.1.328 sends one under these, and the API accepts it; SPEC §17).
+ */
+const SYSTEM_MESSAGE_BETAS = ['per-turn-control-2026-07-01', 'mid-conversation-tool-changes-2026-07-01']
+
+function checkMessages(messages: unknown[], systemMessages = false): Violation | undefined {
   if (messages.length === 0) return violation('messages: at least one message is required', 'messages')
   let previous: Record<string, unknown> | undefined
   for (const [n, raw] of messages.entries()) {
     const at = `messages.${n}`
     const message = objectOf(raw)
     if (!message) return anthropic.expect(at, raw, 'dictionary')
+    if (systemMessages && message.role === 'system') {
+      const problem = checkContent(message.content, `${at}.content`)
+      if (problem) return problem
+      continue
+    }
     if (message.role !== 'user' && message.role !== 'assistant') {
       return message.role === undefined ? anthropic.missing(`${at}.role`) : anthropic.at(`${at}.role`, "Input should be 'user' or 'assistant'")
     }

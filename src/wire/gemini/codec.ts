@@ -232,8 +232,24 @@ const finishReasons = { stop: 'STOP', 'tool-calls': 'STOP', length: 'MAX_TOKENS'
 function encodePart(part: Part): Record<string, unknown>[] {
   if (part.type === 'text') return [{ text: part.text }]
   if (part.type === 'reasoning') return [{ text: part.text, thought: true }]
-  if (part.type === 'tool-call') return [{ functionCall: { id: part.id, name: part.name, args: functionArgs(part.args) } }]
+  if (part.type === 'tool-call') return [callPart(part)]
   return []
+}
+
+/**
+ * A function call part. Gemini 3 models sign each call (`thoughtSignature`, opaque base64 beside
+ * `functionCall`) and clients send the signature back with the call; Gemini CLI relies on it
+ * (SPEC §17). The fake's signature is derived from the call id, so answers stay deterministic.
+ */
+function callPart(call: { id: string; name: string; args: unknown }): Record<string, unknown> {
+  return { functionCall: { id: call.id, name: call.name, args: functionArgs(call.args) }, thoughtSignature: thoughtSignature(call.id) }
+}
+
+function thoughtSignature(callId: string): string {
+  // btoa (in every runtime) takes bytes as latin1 characters: a scripted id may be any text.
+  let binary = ''
+  for (const byte of new TextEncoder().encode(`agent-doubles:${callId}`)) binary += String.fromCharCode(byte)
+  return btoa(binary)
 }
 
 /** `functionCall.args` is a JSON object on the wire. */
@@ -294,7 +310,7 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
     }
     const part =
       event.type === 'tool-call'
-        ? { functionCall: { id: event.id, name: event.name, args: functionArgs(event.args) } }
+        ? callPart(event)
         : event.type === 'reasoning-delta'
           ? { text: event.text, thought: true }
           : { text: event.text }

@@ -1,6 +1,6 @@
 /**
  * The model list (`GET /v1/models`, `GET /v1/models/{id}`), in OpenAI's shape, or in
- * Anthropic's when the caller sends `anthropic-version` (the Anthropic SDK lists models on the
+ * Anthropic's when the caller sends `anthropic-version` or `x-api-key` (the Anthropic SDK lists models on the
  * same path), or in Gemini's when it sends `x-goog-api-key`.
  * @module
  */
@@ -33,7 +33,8 @@ export const openaiModels: DirectDialect = {
     const { headers, path } = context
     // `@google/genai` 3 lists models on `/v1/models` too, with its API key header.
     if (headers['x-goog-api-key'] !== undefined) return geminiModels.answer(request, context)
-    const anthropic = headers['anthropic-version'] !== undefined
+    // Claude Code and the Anthropic SDK send both; `x-api-key` alone is Anthropic's key header too.
+    const anthropic = headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined
     const one = /\/models\/([^/]+)$/.exec(path)
     if (one) {
       const id = safeDecode(one[1])

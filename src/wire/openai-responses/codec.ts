@@ -73,7 +73,9 @@ function decode(json: Record<string, unknown>, _target?: RequestTarget, memory?:
   else throw new BadRequest('input must be a string or an array of input items', 'input')
   const request: ModelRequest = { model, messages, stream: json.stream === true }
   if (system.length > 0) request.system = system.join('\n\n')
-  const tools = decodeTools(json.tools)
+  // Codex's default models offer their tools in an input item (`additional_tools`), in namespaces.
+  const offered = Array.isArray(json.input) ? json.input.map(record).filter((item) => item.type === 'additional_tools') : []
+  const tools = [...decodeTools(json.tools), ...offered.flatMap((item) => decodeTools(item.tools))]
   if (tools.length > 0) request.tools = tools
   const toolChoice = decodeToolChoice(json.tool_choice)
   if (toolChoice) request.toolChoice = toolChoice
@@ -92,7 +94,11 @@ function decodeItem(item: Record<string, unknown>, at: string, system: string[],
   if (item.type === 'function_call') {
     const id = optionalString(item.call_id, `${at}.call_id`)
     appendPart(messages, 'assistant', { type: 'tool-call', id, name: optionalString(item.name, `${at}.name`), args: parseArguments(item.arguments) })
-  } else if (item.type === 'function_call_output') {
+  } else if (item.type === 'custom_tool_call') {
+    // A freeform tool's call: its input is text, kept as the call's args.
+    const id = optionalString(item.call_id, `${at}.call_id`)
+    appendPart(messages, 'assistant', { type: 'tool-call', id, name: optionalString(item.name, `${at}.name`), args: typeof item.input === 'string' ? item.input : '' })
+  } else if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
     const id = optionalString(item.call_id, `${at}.call_id`)
     const name = toolNameFor(messages, id)
     const result = typeof item.output === 'string' ? item.output : textOf(item.output)
@@ -137,10 +143,38 @@ function decodeUserContent(content: unknown): Part[] {
   return parts
 }
 
-function decodeTools(tools: unknown): ToolDefinition[] {
-  return decodeToolList(tools, (tool) =>
-    tool.type === 'function' ? { name: tool.name, description: tool.description, schema: tool.parameters } : undefined,
-  )
+function decodeTools(tools: unknown, namespace?: string): ToolDefinition[] {
+  if (!Array.isArray(tools)) return []
+  return tools.flatMap((raw): ToolDefinition[] => {
+    const tool = record(raw)
+    // A namespace groups tools (Codex's `functions`, `clock`, …): each is offered under its own name.
+    if (tool.type === 'namespace') return decodeTools(tool.tools, typeof tool.name === 'string' ? tool.name : undefined)
+    const custom = tool.type === 'custom'
+    if ((tool.type !== 'function' && !custom) || typeof tool.name !== 'string') return []
+    const [decoded] = decodeToolList([tool], () => ({ name: tool.name, description: tool.description, schema: custom ? (tool.format ?? { type: 'text' }) : tool.parameters }))
+    return [{ ...decoded, ...(custom ? { custom: true as const } : {}), ...(namespace !== undefined ? { namespace } : {}) }]
+  })
+}
+
+/**
+ * Whether a call of `name` goes out as a `custom_tool_call`: the request offers `name` as a
+ * custom tool, or the call's input is text and no function tool of that name is offered
+ * (`customToolCall(name, input)`).
+ */
+function isCustomCall(call: { name: string; args: unknown }, context: EncodeContext): boolean {
+  const tool = context.request.tools?.find((offered) => offered.name === call.name)
+  return tool ? tool.custom === true : typeof call.args === 'string'
+}
+
+/** The namespace a call's tool was offered in, when it is not the default `functions` one. */
+function namespaceOf(name: string, context: EncodeContext): string | undefined {
+  const namespace = context.request.tools?.find((offered) => offered.name === name)?.namespace
+  return namespace === undefined || namespace === 'functions' ? undefined : namespace
+}
+
+/** A custom tool's input: the scripted text, or JSON text when the script gave an object. */
+function customInput(args: unknown): string {
+  return typeof args === 'string' ? args : argumentsJson(args)
 }
 
 function decodeToolChoice(choice: unknown): ToolChoice | undefined {
@@ -159,8 +193,20 @@ function textPart(text: string): Record<string, unknown> {
   return { type: 'output_text', annotations: [], logprobs: [], text }
 }
 
-function callItem(id: string, call: { id: string; name: string; args: unknown }, status: string): OutputItem {
-  return { id, type: 'function_call', status, arguments: status === 'in_progress' ? '' : argumentsJson(call.args), call_id: call.id, name: call.name }
+function callItem(id: string, call: { id: string; name: string; args: unknown }, status: string, context?: EncodeContext): OutputItem {
+  if (context && isCustomCall(call, context)) {
+    return { id, type: 'custom_tool_call', status, call_id: call.id, name: call.name, input: status === 'in_progress' ? '' : customInput(call.args) }
+  }
+  const namespace = context ? namespaceOf(call.name, context) : undefined
+  return {
+    id,
+    type: 'function_call',
+    status,
+    arguments: status === 'in_progress' ? '' : argumentsJson(call.args),
+    call_id: call.id,
+    name: call.name,
+    ...(namespace !== undefined ? { namespace } : {}),
+  }
 }
 
 function reasoningItem(id: string, text: string, done: boolean): OutputItem {
@@ -175,7 +221,7 @@ function outputItems(content: readonly Part[], context: EncodeContext): OutputIt
     if (part.type === 'text') {
       if (last?.type === 'message') (last.content as { text: string }[])[0].text += part.text
       else items.push(messageItem(itemId('response-message', context, n), part.text, 'completed'))
-    } else if (part.type === 'tool-call') items.push(callItem(itemId('function-call-item', context, n), part, 'completed'))
+    } else if (part.type === 'tool-call') items.push(callItem(itemId('function-call-item', context, n), part, 'completed', context))
     else if (part.type === 'reasoning') items.push(reasoningItem(itemId('reasoning-item', context, n), part.text, true))
   })
   return items
@@ -250,6 +296,8 @@ function rememberItem(memory: ResponseMemory | undefined, item: OutputItem): voi
   else if (item.type === 'reasoning') remember(memory, item.id, { type: 'reasoning', text: textOf(item.summary) })
   else if (item.type === 'function_call') {
     remember(memory, item.id, { type: 'tool-call', id: item.call_id as string, name: item.name as string, args: parseArguments(item.arguments) })
+  } else if (item.type === 'custom_tool_call') {
+    remember(memory, item.id, { type: 'tool-call', id: item.call_id as string, name: item.name as string, args: item.input })
   }
 }
 
@@ -307,11 +355,18 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
       closeOpen()
       const n = output.length
       const id = itemId('function-call-item', context, n)
-      const args = argumentsJson(event.args)
-      emit(frame('response.output_item.added', { output_index: n, item: callItem(id, event, 'in_progress') }))
-      for (const delta of splitArguments(args)) emit(frame('response.function_call_arguments.delta', { item_id: id, output_index: n, delta }))
-      emit(frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args }))
-      output.push(callItem(id, event, 'completed'))
+      emit(frame('response.output_item.added', { output_index: n, item: callItem(id, event, 'in_progress', context) }))
+      if (isCustomCall(event, context)) {
+        // A freeform tool's input streams as text, as the API sends it.
+        const input = customInput(event.args)
+        for (const delta of splitArguments(input)) emit(frame('response.custom_tool_call_input.delta', { item_id: id, output_index: n, delta }))
+        emit(frame('response.custom_tool_call_input.done', { item_id: id, output_index: n, input }))
+      } else {
+        const args = argumentsJson(event.args)
+        for (const delta of splitArguments(args)) emit(frame('response.function_call_arguments.delta', { item_id: id, output_index: n, delta }))
+        emit(frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args }))
+      }
+      output.push(callItem(id, event, 'completed', context))
       rememberItem(context.memory, output.at(-1) as OutputItem)
       emit(frame('response.output_item.done', { output_index: n, item: output.at(-1) }))
     } else if (event.type === 'finish') {

@@ -1,0 +1,321 @@
+/**
+ * The three agent runtimes of SPEC §17, each run for real against a lane: the Claude Agent SDK
+ * (which runs Claude Code), the Codex SDK (which runs the `codex` binary) and Gemini CLI. They
+ * are installed, pinned, in test/matrix/runtimes (`npm install --prefix test/matrix/runtimes`).
+ * Each run gets a fresh home directory (no user config, no history) with telemetry, error
+ * reporting and update checks off, and runs in a loopback-only network namespace when the
+ * machine allows it ({@link NetnsBridge}).
+ * @module
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { NETNS_EXEC, NetnsBridge, netnsUnavailable } from './netns.js'
+
+/** Where the runtimes are installed. */
+export const RUNTIMES_DIR = fileURLToPath(new URL('../../matrix/runtimes/', import.meta.url))
+const requireRuntime = createRequire(join(RUNTIMES_DIR, 'package.json'))
+
+/** The ESM entry of a package installed in test/matrix/runtimes (its `exports` `import` condition). */
+function esmEntry(name: string): string {
+  const root = join(RUNTIMES_DIR, 'node_modules', name)
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main?: string; exports?: unknown }
+  let entry: unknown = manifest.exports
+  if (entry && typeof entry === 'object' && '.' in entry) entry = (entry as Record<string, unknown>)['.']
+  while (entry && typeof entry === 'object') {
+    const conditions = entry as Record<string, unknown>
+    entry = conditions.import ?? conditions.node ?? conditions.default
+  }
+  return join(root, typeof entry === 'string' ? entry : (manifest.main ?? 'index.js'))
+}
+
+/** A runtime's entry, or why it cannot run here. */
+export type Located = { ok: true; path: string } | { ok: false; reason: string }
+
+function locate(what: string, find: () => string): Located {
+  try {
+    const path = find()
+    if (!existsSync(path)) return { ok: false, reason: `${what} is missing at ${path}` }
+    return { ok: true, path }
+  } catch (error) {
+    return { ok: false, reason: `${what} is not installed (npm install --prefix test/matrix/runtimes): ${(error as Error).message.split('\n')[0]}` }
+  }
+}
+
+/** The Claude Agent SDK's module, and the Claude Code binary it bundles. */
+export const claude = {
+  sdk: locate('@anthropic-ai/claude-agent-sdk', () => esmEntry('@anthropic-ai/claude-agent-sdk')),
+  binary: locate('Claude Code (@anthropic-ai/claude-agent-sdk-linux-x64)', () =>
+    join(dirname(requireRuntime.resolve('@anthropic-ai/claude-agent-sdk-linux-x64/package.json')), 'claude'),
+  ),
+}
+
+/** The Codex SDK's module, and the `codex` binary of its platform package. */
+export const codex = {
+  sdk: locate('@openai/codex-sdk', () => esmEntry('@openai/codex-sdk')),
+  binary: locate('the codex binary (@openai/codex-linux-x64)', () =>
+    join(dirname(requireRuntime.resolve('@openai/codex-linux-x64/package.json')), 'vendor/x86_64-unknown-linux-musl/bin/codex'),
+  ),
+}
+
+/** Gemini CLI's bundle (run with this Node). */
+export const gemini = {
+  cli: locate('@google/gemini-cli', () => join(dirname(requireRuntime.resolve('@google/gemini-cli/package.json')), 'bundle/gemini.js')),
+}
+
+/** How runs are isolated on this machine: a reason when no namespace can be made (runs go on with telemetry off). */
+export const netnsReason = netnsUnavailable()
+
+/** Loads a runtime's module from test/matrix/runtimes. */
+export async function load<T>(located: Located): Promise<T> {
+  if (!located.ok) throw new Error(located.reason)
+  return (await import(pathToFileURL(located.path).href)) as T
+}
+
+/** A fresh directory for one run, removed by `dispose()`. */
+export function scratch(prefix: string): { dir: string; dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), `agent-doubles-${prefix}-`))
+  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** Variables that keep each runtime from reaching anything but the lane (its config dirs are made here). */
+export function quietEnv(home: string): Record<string, string> {
+  for (const dir of ['.config', '.cache', '.claude', '.codex']) mkdirSync(join(home, dir), { recursive: true })
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    // Claude Code
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_BUG_COMMAND: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_DISABLE_TERMINAL_TITLE: '1',
+    // Runs as root here: Claude Code allows skipping permission prompts only in a sandbox.
+    IS_SANDBOX: '1',
+    // Codex
+    CODEX_HOME: join(home, '.codex'),
+    // Gemini CLI: no relaunch of itself with a bigger heap, no update check, no telemetry
+    // (settings.json below turns off the rest).
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+    GEMINI_TELEMETRY_ENABLED: 'false',
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    NO_UPDATE_NOTIFIER: '1',
+    // Neither colour nor a TTY's prompts in the output the tests read.
+    NO_COLOR: '1',
+    CI: '1',
+  }
+}
+
+/** Gemini CLI's user settings: telemetry, usage statistics and update checks off, API-key auth. */
+export function writeGeminiSettings(home: string, extra: Record<string, unknown> = {}): void {
+  mkdirSync(join(home, '.gemini'), { recursive: true })
+  const settings = {
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    ...extra,
+  }
+  writeFileSync(join(home, '.gemini/settings.json'), JSON.stringify(settings, null, 2))
+}
+
+/**
+ * How many runtime processes run at once in one test file (`AGENT_DOUBLES_RUNTIME_SLOTS`, default
+ * 2): the tests stay concurrent, each in its own lane, but a 2-core machine is not asked to start
+ * six CLIs at the same moment. A run's time is measured from when it gets its slot.
+ */
+const SLOTS = Math.max(1, Number(process.env.AGENT_DOUBLES_RUNTIME_SLOTS) || 2)
+let running = 0
+const waiting: Array<() => void> = []
+
+async function withSlot<T>(run: () => Promise<T>): Promise<T> {
+  if (running >= SLOTS) await new Promise<void>((resolve) => waiting.push(resolve))
+  else running++
+  try {
+    return await run()
+  } finally {
+    const next = waiting.shift()
+    if (next) next()
+    else running--
+  }
+}
+
+/** What one run returned. */
+export interface RunResult {
+  code: number | null
+  stdout: string
+  stderr: string
+  ms: number
+}
+
+/**
+ * Runs `command args` with `env`, in a loopback-only namespace bridged to `urls` (the lane's
+ * server, a FakeMcpServer) when the machine allows it, and collects its output.
+ */
+export async function runIsolated(command: string, args: string[], options: { urls: string[]; env: Record<string, string>; cwd: string; timeoutMs?: number }): Promise<RunResult> {
+  const started = performance.now()
+  const bridge = netnsReason ? undefined : await NetnsBridge.open(...options.urls)
+  try {
+    const [cmd, argv] = bridge ? [NETNS_EXEC, [command, ...args]] : [command, args]
+    const child = spawn(cmd, argv, { cwd: options.cwd, env: { ...options.env, ...bridge?.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    return await collect(child, options.timeoutMs ?? 60_000, started)
+  } finally {
+    await bridge?.close()
+  }
+}
+
+/** What a runtime run is given. */
+export interface RunOptions {
+  /** The lane's URL. */
+  url: string
+  prompt: string
+  /** The working directory (a scratch directory with the files the prompt is about). */
+  cwd: string
+  /** A FakeMcpServer's URL, offered to the runtime as the MCP server `notes`. */
+  mcpUrl?: string
+}
+
+/** What a runtime answered, and how long the run took. */
+export interface RuntimeAnswer {
+  text: string
+  ms: number
+}
+
+/** The base environment of a run: a PATH, a fresh home, telemetry off, the lane's variables. */
+function runEnv(home: string, env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...quietEnv(home), ...env }
+}
+
+interface ClaudeSdk {
+  query(input: { prompt: string; options: Record<string, unknown> }): AsyncIterable<{ type: string; subtype?: string; result?: string; is_error?: boolean }>
+}
+
+/** Claude Code through the Claude Agent SDK's `query()`, pointed at the lane by `fakeProxy.env`. */
+export function runClaude(options: RunOptions & { env: Record<string, string>; allowedTools?: string[] }): Promise<RuntimeAnswer> {
+  return withSlot(() => runClaudeNow(options))
+}
+
+async function runClaudeNow(options: RunOptions & { env: Record<string, string>; allowedTools?: string[] }): Promise<RuntimeAnswer> {
+  const { query } = await load<ClaudeSdk>(claude.sdk)
+  const home = scratch('claude-home')
+  const started = performance.now()
+  const bridge = netnsReason ? undefined : await NetnsBridge.open(options.url, ...(options.mcpUrl ? [options.mcpUrl] : []))
+  try {
+    const env = runEnv(home.dir, { ...options.env, ...bridge?.env })
+    let text = ''
+    for await (const message of query({
+      prompt: options.prompt,
+      options: {
+        cwd: options.cwd,
+        env,
+        pathToClaudeCodeExecutable: claude.binary.ok ? claude.binary.path : undefined,
+        settingSources: [],
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+        ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
+        ...(options.mcpUrl ? { mcpServers: { notes: { type: 'http', url: options.mcpUrl } }, mcpServersDelivery: 'initialize' } : {}),
+        spawnClaudeCodeProcess: bridge
+          ? (spawned: { command: string; args: string[]; cwd?: string; env: Record<string, string | undefined>; signal?: AbortSignal }) =>
+              spawn(NETNS_EXEC, [spawned.command, ...spawned.args], { cwd: spawned.cwd, env: spawned.env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'], signal: spawned.signal })
+          : undefined,
+      },
+    })) {
+      if (message.type === 'result') {
+        if (message.is_error) throw new Error(`Claude Code ended with an error result: ${JSON.stringify(message).slice(0, 500)}`)
+        text = message.result ?? ''
+      }
+    }
+    return { text, ms: performance.now() - started }
+  } finally {
+    await bridge?.close()
+    home.dispose()
+  }
+}
+
+interface CodexSdk {
+  Codex: new (options: Record<string, unknown>) => {
+    startThread(options: Record<string, unknown>): { run(prompt: string): Promise<{ finalResponse: string; items: Array<{ type: string; [field: string]: unknown }> }> }
+  }
+}
+
+/** Codex through the Codex SDK (its `codex` binary), on its default model, pointed at the lane by `baseUrl`. */
+export function runCodex(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { items: Array<{ type: string; [field: string]: unknown }> }> {
+  return withSlot(() => runCodexNow(options))
+}
+
+async function runCodexNow(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { items: Array<{ type: string; [field: string]: unknown }> }> {
+  const { Codex } = await load<CodexSdk>(codex.sdk)
+  if (!codex.binary.ok) throw new Error(codex.binary.reason)
+  const home = scratch('codex-home')
+  const started = performance.now()
+  const bridge = netnsReason ? undefined : await NetnsBridge.open(options.url, ...(options.mcpUrl ? [options.mcpUrl] : []))
+  try {
+    const env = runEnv(home.dir, { ...options.env, ...bridge?.env, AGENT_DOUBLES_NETNS_TARGET: codex.binary.path })
+    const client = new Codex({
+      codexPathOverride: bridge ? NETNS_EXEC : codex.binary.path,
+      baseUrl: options.env.OPENAI_BASE_URL,
+      apiKey: options.env.OPENAI_API_KEY,
+      env,
+      config: {
+        analytics: { enabled: false },
+        feedback: { enabled: false },
+        check_for_update_on_startup: false,
+        ...(options.mcpUrl ? { experimental_use_rmcp_client: true, mcp_servers: { notes: { url: options.mcpUrl, startup_timeout_sec: 30 } } } : {}),
+      },
+    })
+    const thread = client.startThread({ workingDirectory: options.cwd, skipGitRepoCheck: true, sandboxMode: 'danger-full-access', approvalPolicy: 'never' })
+    const turn = await thread.run(options.prompt)
+    return { text: turn.finalResponse, items: turn.items, ms: performance.now() - started }
+  } finally {
+    await bridge?.close()
+    home.dispose()
+  }
+}
+
+/** Gemini CLI (`gemini -p … --output-format json`), pointed at the lane by `GOOGLE_GEMINI_BASE_URL`. */
+export function runGemini(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { run: RunResult }> {
+  return withSlot(() => runGeminiNow(options))
+}
+
+async function runGeminiNow(options: RunOptions & { env: Record<string, string> }): Promise<RuntimeAnswer & { run: RunResult }> {
+  if (!gemini.cli.ok) throw new Error(gemini.cli.reason)
+  const home = scratch('gemini-home')
+  try {
+    writeGeminiSettings(home.dir, options.mcpUrl ? { mcpServers: { notes: { httpUrl: options.mcpUrl, trust: true } } } : {})
+    const env = runEnv(home.dir, options.env)
+    const args = [gemini.cli.path, '-p', options.prompt, '--output-format', 'json', '--yolo']
+    const run = await runIsolated(process.execPath, args, { urls: [options.url, ...(options.mcpUrl ? [options.mcpUrl] : [])], env, cwd: options.cwd, timeoutMs: 150_000 })
+    if (run.code !== 0) throw new Error(`gemini exited ${run.code}: ${run.stderr.slice(-1500)}`)
+    const start = run.stdout.indexOf('{')
+    const json = JSON.parse(run.stdout.slice(start)) as { response?: string }
+    return { text: json.response ?? '', ms: run.ms, run }
+  } finally {
+    home.dispose()
+  }
+}
+
+function collect(child: ChildProcess, timeoutMs: number, started: number): Promise<RunResult> {
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.once('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr, ms: performance.now() - started })
+    })
+  })
+}
+
+export { NETNS_EXEC, NetnsBridge }
