@@ -9,12 +9,13 @@
  * beside it. Memory figures come from child processes with `--expose-gc`.
  *
  * `npm run bench` (about 4 minutes); `npm run bench -- --quick` (about a minute, noisier);
- * BENCH_ONLY=agent|llm|proxy|in-process|memory|fixtures runs one family; BENCH_TIME_MS and BENCH_ROUNDS
+ * BENCH_ONLY=agent|llm|proxy|tokens|in-process|memory|fixtures runs one family; BENCH_TIME_MS and BENCH_ROUNDS
  * set the effort, BENCH_WARMUP_MS how long each case runs alone first (V8 needs a few thousand
  * requests to optimise FakeProxy: 8000 measures the steady state).
  */
 import { groups as proxyGroups } from './proxy/wire.bench.js'
 import { groups as laneGroups } from './proxy/lanes.bench.js'
+import { groups as tokenGroups } from './proxy/tokens.bench.js'
 import { groups as inProcessGroups } from './proxy/in-process.bench.js'
 import { groups as llmGroups } from './llm/ai-sdk.bench.js'
 import { groups as agentGroups } from './agent/mock-agent.bench.js'
@@ -62,7 +63,8 @@ const time = Number(process.env.BENCH_TIME_MS ?? (quick ? 300 : 1000))
 const warmup = Number(process.env.BENCH_WARMUP_MS ?? (quick ? 100 : 200))
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 5))
 const families: Record<string, Array<BenchGroup | FigureGroup>> = {
-  proxy: [...proxyGroups, ...laneGroups],
+  proxy: [...proxyGroups, ...laneGroups, ...tokenGroups],
+  tokens: tokenGroups,
   'in-process': inProcessGroups,
   llm: llmGroups,
   agent: agentGroups,

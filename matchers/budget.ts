@@ -3,7 +3,8 @@
  * model.
  * @module
  */
-import { currentConfig, type ModelPrice } from '../src/config.js'
+import { priceOf } from '../src/config.js'
+import { costOfUsage } from '../src/llm/cost.js'
 import { argumentError, checkOptions, is, PREFIX } from '../src/internal/describe.js'
 import { requireKind, type MatcherOutcome, type PortableMatcherContext } from './context.js'
 import { hint, plural, sections } from './format.js'
@@ -44,8 +45,9 @@ interface AgentCalls {
 /**
  * Passes when what the double used stays within every bound given: `requests` (calls, for a
  * MockAgent), `inputTokens`, `outputTokens`, `totalTokens`, `costUsd`. A model double's tokens
- * are its replies' usage and its cost comes from `configure({ prices })`; a MockAgent's are its
- * envelopes' totals (nested included).
+ * are its replies' usage and its cost comes from `configure({ prices })` or the built-in prices of
+ * current models, cache reads and writes at their own prices; a MockAgent's are its envelopes'
+ * totals (nested included).
  * @example
  * expect(proxy).toHaveUsedAtMost({ requests: 4, totalTokens: 2_000, costUsd: 0.01 })
  * @throws {TypeError} when a bound is unknown or not a non-negative number, or none is given.
@@ -86,24 +88,21 @@ function modelUsage(kind: 'FakeProxy' | 'ScriptedLLM', double: unknown): ModelUs
   const requests = modelRequests(kind, double)
   const responses = modelResponses(kind, double)
   const models = kind === 'FakeProxy' ? proxyRecords(double).map((r) => r.model) : []
-  const prices = currentConfig().prices
   const byModel = new Map<string, ModelUsage>()
   requests.forEach((request, i) => {
     // Priced by the model the client asked for: the name the test knows and configures.
     const model = models[i] || request.model || responses[i]?.model || '(unknown model)'
-    const row = byModel.get(model) ?? { model, requests: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 }
+    const price = priceOf(model)
+    const row = byModel.get(model) ?? { model, requests: 0, inputTokens: 0, outputTokens: 0, costUsd: price ? 0 : undefined }
     const usage = responses[i]?.usage
     row.requests++
     row.inputTokens += usage?.inputTokens ?? 0
     row.outputTokens += usage?.outputTokens ?? 0
+    // Each call priced on its own: cache reads and writes at their prices (SPEC §20).
+    if (price && usage && row.costUsd !== undefined) row.costUsd += costOfUsage(usage, price)
     byModel.set(model, row)
   })
-  return [...byModel.values()].map((row) => ({ ...row, costUsd: costOf(row, Object.hasOwn(prices, row.model) ? prices[row.model] : undefined) }))
-}
-
-function costOf(row: ModelUsage, price: ModelPrice | undefined): number | undefined {
-  if (!price) return undefined
-  return (row.inputTokens * price.inputPerMTok + row.outputTokens * price.outputPerMTok) / 1_000_000
+  return [...byModel.values()]
 }
 
 function agentUsage(agent: AgentCalls): ModelUsage[] {

@@ -11,6 +11,7 @@ import { toHaveReceivedRequest, toHaveReceivedRequests } from './requests.js'
 import { toHaveConsumedAllTurns, toHaveReceivedToolResult, toHaveRequestedTool } from './tools.js'
 import { toHaveCalledToolsInOrder } from './tool-order.js'
 import { toHaveUsedAtMost } from './budget.js'
+import { toHaveHitPromptCache } from './prompt-cache.js'
 import { snapshotSerializers } from './snapshot.js'
 import { toHaveSentValidRequests } from './validity.js'
 import { toHaveCalledMcpTool, toHaveCalledMcpToolTimes } from './mcp.js'
@@ -21,6 +22,7 @@ export type { RefusedWithOptions } from './refusals.js'
 export type { MatcherOutcome, PortableMatcherContext } from './context.js'
 export type { ToolOrderMode, ToolOrderOptions } from './tool-order.js'
 export type { UsageLimits } from './budget.js'
+export type { PromptCacheHitOptions } from './prompt-cache.js'
 export { snapshotSerializers, type SnapshotSerializer } from './snapshot.js'
 
 /**
@@ -45,6 +47,7 @@ export const matchers = Object.freeze({
   toHaveUsage,
   toHaveCalledToolsInOrder,
   toHaveUsedAtMost,
+  toHaveHitPromptCache,
   toHaveSentValidRequests,
   toHaveCalledMcpTool,
   toHaveCalledMcpToolTimes,

@@ -47,7 +47,12 @@ export interface AgentDoublesMatchers<R = void> {
   toHaveUsage(partial: { inputTokens?: unknown; outputTokens?: unknown; costUsd?: unknown }): R
   /** The tool calls the model answered with match `calls` in order (`mode`: exact, subsequence (default), unordered, superset). */
   toHaveCalledToolsInOrder(calls: ReadonlyArray<ExpectedToolCall>, options?: { mode?: 'exact' | 'subsequence' | 'unordered' | 'superset' }): R
-  /** What the double used stays within every bound given (FakeProxy, ScriptedLLM, MockAgent); cost from `configure({ prices })`. */
+  /**
+   * Every request from the `from`-th on (default 2) read the FakeProxy's (or lane's) simulated
+   * prompt cache for at least `minReadRatio` (default 0.5) of its input; the failure says why each miss missed.
+   */
+  toHaveHitPromptCache(options?: { from?: number; minReadRatio?: number }): R
+  /** What the double used stays within every bound given (FakeProxy, ScriptedLLM, MockAgent); cost from `configure({ prices })` or the built-in prices, cache reads and writes included. */
   toHaveUsedAtMost(limits: { requests?: number; inputTokens?: number; outputTokens?: number; totalTokens?: number; costUsd?: number }): R
   /** No request the FakeProxy (or lane) recorded was rejected by its request validation; side requests only with `includeSide`. */
   toHaveSentValidRequests(options?: { includeSide?: boolean }): R

@@ -70,3 +70,11 @@ export function toBase64(bytes: Uint8Array): string {
   for (let at = 0; at < bytes.byteLength; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
   return btoa(binary)
 }
+
+/** The bytes of standard base64 `text`. */
+export function fromBase64(text: string): Uint8Array {
+  const binary = atob(text)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return bytes
+}

@@ -108,10 +108,20 @@ export interface ModelRequest {
 /** Why the model stopped. */
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'refusal'
 
-/** Token counts of one call. */
+/**
+ * Token counts of one call. `inputTokens` counts every input token, those read from or written
+ * to the prompt cache included (as OpenAI and Gemini report them); dialects that report the
+ * uncached rest on its own (Anthropic, Bedrock) subtract the cache counts when they encode.
+ */
 export interface Usage {
   inputTokens: number
   outputTokens: number
+  /** Input tokens read from the prompt cache (SPEC §20). */
+  cacheReadTokens?: number
+  /** Input tokens written to the prompt cache. */
+  cacheWriteTokens?: number
+  /** Of {@link cacheWriteTokens}, those written with a one-hour TTL (Anthropic's `ttl: '1h'`). */
+  cacheWrite1hTokens?: number
 }
 
 /** What a model answered. */

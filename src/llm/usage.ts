@@ -37,6 +37,32 @@ function stringify(value: unknown): string {
   return JSON.stringify(value) ?? ''
 }
 
+/** The text of an answer's parts, as token counts read it. */
+export function partsText(content: readonly Part[]): string {
+  return content.map(partText).join('')
+}
+
+/** Which counts of a usage were estimated rather than given by a reply or the `usage` option. */
+const estimated = new WeakMap<Usage, { input: boolean; output: boolean }>()
+
+/**
+ * Which counts of `usage` a ScriptedLLM estimated (none for counts a test gave): a FakeProxy
+ * replaces estimated counts with its own, made with the model's tokenizer. @internal
+ */
+export function estimatedCounts(usage: Usage): { input: boolean; output: boolean } {
+  return estimated.get(usage) ?? NONE
+}
+
+const NONE = Object.freeze({ input: false, output: false })
+const BOTH = Object.freeze({ input: true, output: true })
+
+/** A usage whose counts are both estimates (a FakeProxy counts them again). @internal */
+export function estimatedUsage(inputTokens: number, outputTokens: number): Usage {
+  const usage = { inputTokens, outputTokens }
+  estimated.set(usage, BOTH)
+  return usage
+}
+
 /** Estimated input tokens of a request: the system prompt and every message part. */
 export function estimateInputTokens(req: ModelRequest): number {
   let text = req.system ?? ''
@@ -63,10 +89,16 @@ export function usageFor(
     option === 'estimate'
       ? { inputTokens: estimateInputTokens(req), outputTokens: estimateOutputTokens(content) }
       : { inputTokens: option.inputTokens, outputTokens: option.outputTokens }
-  return {
+  const usage: Usage = {
     inputTokens: given?.inputTokens ?? base.inputTokens,
     outputTokens: given?.outputTokens ?? base.outputTokens,
   }
+  if (option === 'estimate') {
+    const input = given?.inputTokens === undefined
+    const output = given?.outputTokens === undefined
+    if (input || output) estimated.set(usage, { input, output })
+  }
+  return usage
 }
 
 /** Whether `value` is a fixed `{ inputTokens, outputTokens }` pair of non-negative integers. */

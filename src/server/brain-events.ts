@@ -5,7 +5,7 @@
  * without a promise per event.
  * @module
  */
-import type { StreamEvent } from '../llm/types.js'
+import type { ModelResponse, StreamEvent } from '../llm/types.js'
 import { Accumulated, asModelResponse, finishOf, type StreamEncoder } from '../wire/dialect.js'
 import { renameToolCallEvent } from '../wire/tool-call-ids.js'
 import type { FakeRequest } from './types.js'
@@ -23,6 +23,8 @@ export interface BrainEventsOptions {
    * nothing streamed needs keeping to build one, which spares a long stream a list of its texts.
    */
   endsWithFinish?: boolean
+  /** Fills the final response's usage with the proxy's counts (SPEC §20). */
+  usage?: (response: ModelResponse) => ModelResponse
 }
 
 /** Passes a brain's events to `encode`, renamed, cut after the first `finish`. */
@@ -58,8 +60,13 @@ export class BrainEvents {
 
   #finish(finish: StreamEvent): void {
     this.#finished = true
-    const renamed = renameToolCallEvent(finish, this.#options.rename)
-    if (renamed.type === 'finish') this.#options.record.response = asModelResponse(renamed.response)
+    let renamed = renameToolCallEvent(finish, this.#options.rename)
+    if (renamed.type === 'finish') {
+      const usage = this.#options.usage
+      const response = asModelResponse(renamed.response)
+      if (usage) renamed = { type: 'finish', response: usage(response) }
+      this.#options.record.response = usage ? (renamed as { response: ModelResponse }).response : response
+    }
     this.#encode(renamed)
   }
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { LLM, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition } from '../llm/types.js'
+import { estimatedUsage } from '../llm/usage.js'
 import { BadRequest } from '../wire/dialect.js'
 import { SchemaTooLarge, valueFor } from './schema-values.js'
 
@@ -50,7 +51,8 @@ function defaultResponse(request: ModelRequest): ModelResponse {
   return {
     content,
     finishReason: tool ? 'tool-calls' : 'stop',
-    usage: { inputTokens: countTokens(request), outputTokens: Math.max(1, Math.ceil(produced.length / 4)) },
+    // Estimates: a FakeProxy counts both again with the model's tokenizer.
+    usage: estimatedUsage(countTokens(request), Math.max(1, Math.ceil(produced.length / 4))),
     model: request.model,
   }
 }

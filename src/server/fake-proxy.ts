@@ -27,6 +27,9 @@ import { answerCrash } from './crash-answer.js'
 import type { RunningServer } from './server.js'
 import { serverErrorBody } from './server-errors.js'
 import { inProcessTransport, type InProcessTransport } from './in-process.js'
+import { PromptCache } from '../llm/prompt-cache.js'
+import type { PromptSettings } from './prompt-usage.js'
+import { usageReport, type ProxyUsage } from './usage-report.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
 import { checkMisbehave, misbehave, type MisbehaveOptions, type MisbehaviourKind } from '../llm/misbehave.js'
 import { ChaosState, chaosConfig, type ChaosOptions } from './chaos.js'
@@ -100,6 +103,20 @@ export interface FakeProxyOptions {
    * @default unlimited
    */
   rateLimit?: RateLimitOptions
+  /**
+   * How usage counts tokens (SPEC §20): `'tokenizer'` counts OpenAI models with their real
+   * tokenizer (`o200k_base` / `cl100k_base`, loaded on first use) and every other model with the
+   * documented estimate; `'estimate'` estimates every model. With `promptCache: false` as well,
+   * the proxy counts nothing itself: usage is the brain's own, and no context window is enforced.
+   * @default 'tokenizer'
+   */
+  tokens?: 'tokenizer' | 'estimate'
+  /**
+   * Simulate each provider's prompt cache, per lane (SPEC §20): usage reports cache reads and
+   * writes, and `toHaveHitPromptCache` can judge them.
+   * @default true
+   */
+  promptCache?: boolean
 }
 
 /**
@@ -178,6 +195,14 @@ export interface LaneOptions {
   test?: boolean
   /** The full name of the test the lane belongs to (`describe > test`), the key of its chaos. */
   testName?: string
+}
+
+/** Each proxy and lane counts with the same settings and caches prompts in a cache of its own. */
+function promptSettings(options: FakeProxyOptions): PromptSettings | undefined {
+  const tokens = options.tokens ?? 'tokenizer'
+  const cache = options.promptCache ?? true
+  if (tokens === 'estimate' && !cache) return undefined
+  return { tokens, cache: cache ? new PromptCache() : undefined }
 }
 
 function isLLM(value: unknown): value is LLM {
@@ -278,6 +303,7 @@ export class FakeProxy {
       validate: options.validate ?? true,
       memory: new ResponseMemory(),
       control: options.controlApi ? this.#controlTarget() : undefined,
+      prompt: promptSettings(options),
     }
     registerDouble(this)
   }
@@ -296,6 +322,8 @@ export class FakeProxy {
       chaos: ['{ seed?, rate, kinds? }', is.object],
       latency: ['{ ttftMs?, tokensPerSecond?, jitter?, seed?, clock? }', is.object],
       rateLimit: ['{ requestsPerMinute?, tokensPerMinute? }', is.object],
+      tokens: ["'tokenizer' or 'estimate'", (value) => value === 'tokenizer' || value === 'estimate'],
+      promptCache: ['a boolean', is.boolean],
     })
     const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
     if (unknownFeature !== undefined) {
@@ -460,6 +488,7 @@ export class FakeProxy {
     state.reply = undefined
     state.memory.clear()
     state.book.reset()
+    state.prompt?.cache?.clear()
     resetSessions(state)
     // The brain's records of these requests go too (its place in its script stays).
     this.#llm?.clearRecords?.()
@@ -608,6 +637,18 @@ export class FakeProxy {
     const all = [...own]
     for (const entry of this.#lanes.entries()) all.push(...records(entry.state))
     return all
+  }
+
+  /**
+   * The tokens and cost of every answered model request (SPEC §20) — input, cache reads, cache
+   * writes, output, and the cost at the model's price (`configure({ prices })`, else the
+   * built-in table) — per request and in total. A proxy's covers its open lanes' too.
+   * @example
+   * const { total } = proxy.usage()
+   * expect(total.cacheReadTokens).toBeGreaterThan(0)
+   */
+  usage(): ProxyUsage {
+    return usageReport(this.#everyLane((state) => state.requests))
   }
 
   /**

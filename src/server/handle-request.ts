@@ -6,7 +6,7 @@
  */
 import { BRAIN_FAILURE_HEADERS, BRAIN_FAILURE_STATUS, brainFailure, brainFailureMessage } from './brain-failure.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { LLM, ModelRequest, StreamEvent, StreamOptions } from '../llm/types.js'
+import type { LLM, ModelRequest, ModelResponse, StreamEvent, StreamOptions } from '../llm/types.js'
 import { eventsAtOnce, type MaybeAtOnce } from '../llm/stream-events.js'
 import { isProviderError, type ProviderErrorName } from '../provider-errors.js'
 import { handOver } from '../llm/helpers.js'
@@ -52,6 +52,7 @@ import { embed as deterministicVector } from '../wire/openai-embeddings/codec.js
 import { openStream, type StreamOutput } from './framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from '../wire/wire-ids.js'
+import { cacheRecord, isMeasure, measurePrompt, promptUsage, withPromptUsage, type PromptMeasure, type PromptSettings } from './prompt-usage.js'
 import { sideBrain, sideRuleFor } from './side-requests.js'
 import type { Misbehaviour } from '../llm/misbehave.js'
 import { chaosAnswer, type ChaosState } from './chaos-answer.js'
@@ -119,6 +120,8 @@ export interface ProxyState {
   readonly memory: ResponseMemory
   /** Set when the control API (`/_agent-doubles/`) is served. */
   readonly control?: ControlTarget
+  /** Token counting and the prompt cache (SPEC §20); `undefined` when both are off. */
+  readonly prompt?: PromptSettings
 }
 
 /**
@@ -258,6 +261,28 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     sendProviderError(res, record, planned, { dialect, context, head, model: record.model, now })
   const plannedError = modelTraffic ? takePending(state.pendingProviderErrors) : undefined
   if (plannedError) return answerProviderError(plannedError)
+  // Tokens, the model's context window and the lane's prompt cache (SPEC §20).
+  let measure: PromptMeasure | undefined
+  if (state.prompt && dialect.kind === 'model' && !forwarded && !state.reply) {
+    let measured
+    try {
+      measured = await measurePrompt(state.prompt, dialect, json, request, requestId)
+    } catch (error) {
+      if (!(error instanceof BadRequest)) throw error
+      record.status = error.status
+      record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
+      return sendError(dialect, error.status, error.message, error.param)
+    }
+    if (!isMeasure(measured)) {
+      record.status = measured.status
+      record.error = measured.error
+      return send(measured.status, measured.body, measured.headers)
+    }
+    measure = measured
+    context.promptUsage = promptUsage(measure)
+    const cache = cacheRecord(measure)
+    if (cache) record.promptCache = cache
+  }
   // Faults and misbehaviours wait for a request the fake answers itself.
   let fault = modelTraffic && !forwarded ? state.faults.take() : undefined
   const answersItself = modelTraffic && !forwarded && dialect.kind === 'model'
@@ -336,19 +361,25 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       if (dialect.answerText && !brain.embed) return await writePieces(answer, dialect.answerText(request, direct))
       body = await dialect.answer(request, direct)
     } catch (error) {
-      if (error instanceof BadRequest) return sendError(dialect, error.status, error.message, error.param)
+      if (error instanceof BadRequest) {
+        record.status = error.status
+        record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
+        return sendError(dialect, error.status, error.message, error.param)
+      }
       return onBrainError(error)
     }
     return writeJson(answer, 200, body)
   }
   const rename = dialect.toolCallIds ? toolCallIdRenamer(dialect.toolCallIds) : (callId: string) => callId
-  if (request.stream) return answerStream(answer, dialect, brain, context, record, { rename, onBrainError })
+  const usage = measure ? (response: ModelResponse) => withPromptUsage(response, measure) : undefined
+  if (request.stream) return answerStream(answer, dialect, brain, context, record, { rename, onBrainError, usage })
   let response
   try {
     response = asModelResponse(renameToolCalls(await brain.generate(request), rename))
   } catch (error) {
     return onBrainError(error)
   }
+  if (usage) response = usage(response)
   record.response = response
   return writeJson(answer, 200, dialect.encodeJson(response, context))
 }
@@ -401,7 +432,7 @@ async function answerStream(
   brain: LLM,
   context: EncodeContext,
   record: FakeRequest,
-  handlers: { rename: (id: string) => string; onBrainError: (error: unknown) => void | Promise<void> },
+  handlers: { rename: (id: string) => string; onBrainError: (error: unknown) => void | Promise<void>; usage?: (response: ModelResponse) => ModelResponse },
 ): Promise<void> {
   const { res, head } = answer
   const framing = dialect.framing?.(context) ?? 'sse'
@@ -425,7 +456,7 @@ async function answerStream(
     onError: (error, framesSent) => streamErrorFrames(dialect, error, framesSent, context),
   })
   const endsWithFinish = source !== undefined && 'nextNow' in source
-  const events = new BrainEvents(dialect.encodeStream(context, output.emit), { model: context.request.model, rename: handlers.rename, record, endsWithFinish })
+  const events = new BrainEvents(dialect.encodeStream(context, output.emit), { model: context.request.model, rename: handlers.rename, record, endsWithFinish, usage: handlers.usage })
   // The encoder's opening frames are out; the error follows them, as it would any event.
   if (!source) return output.fail(failure)
   await pump(source, events, output)

@@ -6,6 +6,7 @@ import type { RequestFault } from './chaos.js'
 import type { ModelRequest, ModelResponse } from '../llm/types.js'
 import type { RefusalCode } from '../gateway/refusal-codes.js'
 import type { Dialect } from '../wire/names.js'
+import type { CacheMiss } from '../llm/prompt-cache.js'
 
 // The names of dialects and features belong to the wire (src/wire/names.ts); re-exported here,
 // beside the records that carry them.
@@ -43,6 +44,12 @@ export interface FakeRequest {
   request: ModelRequest
   /** The neutral answer the proxy gave, once it was produced (absent for `reply()` and failures). */
   response?: ModelResponse
+  /**
+   * What the simulated prompt cache did for this request (SPEC §20): its input tokens, those
+   * read from and written to the cache, and, when it read nothing, why. Absent where the wire
+   * has no prompt cache (Ollama) or the proxy simulates none (`promptCache: false`).
+   */
+  promptCache?: PromptCacheRecord
   /** The WebSocket session that carried it (its `id` in `proxy.sessions`, SPEC §18); absent over HTTP. */
   session?: string
   /** The HTTP status of an error answer (a provider error, a rejected request). */
@@ -76,4 +83,18 @@ export interface AgentDefinition {
   tools?: unknown[]
   subagents?: string[]
   [field: string]: unknown
+}
+
+/** What the cache did for one request, as recorded on it (`FakeRequest.promptCache`). */
+export interface PromptCacheRecord {
+  /** Every input token of the request. */
+  inputTokens: number
+  /** Tokens read from the cache. */
+  readTokens: number
+  /** Tokens written to the cache. */
+  writeTokens: number
+  /** Of `writeTokens`, those written with a one-hour TTL. */
+  write1hTokens: number
+  /** Why it read nothing (or less than its cacheable prefix), when it did. */
+  miss?: CacheMiss
 }

@@ -4,7 +4,7 @@
  * answers back into that provider's JSON and SSE, so one brain serves every client.
  * @module
  */
-import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition } from '../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition, Usage } from '../llm/types.js'
 import type { Dialect, ErrorStyle, ProxyFeature } from './names.js'
 import type { AnsweredProviderError, ProviderErrorAnswer, ProviderErrorDetail } from './provider-error.js'
 import type { ResponseMemory } from './response-memory.js'
@@ -77,6 +77,12 @@ export interface EncodeContext {
   created: number
   /** The proxy's remembered Responses, where answers are noted for later requests to point at. */
   memory?: ResponseMemory
+  /**
+   * The prompt's usage as the proxy measured it before answering (input and cache counts, no
+   * output yet), for the frames that report usage before the answer's end (Anthropic's
+   * `message_start`). Absent when the proxy does not count.
+   */
+  promptUsage?: Usage
 }
 
 /** Bad input the dialect found while decoding: answered with 400 in the dialect's error shape. */

@@ -8,6 +8,7 @@ import type { ErrorStyle } from './names.js'
 import type { WireDialect } from './dialect.js'
 import { anthropicMessages } from './anthropic-messages/codec.js'
 import { anthropicCountTokens } from './anthropic-messages/count-tokens.js'
+import { bedrockCountTokens } from './bedrock/count-tokens.js'
 import { openaiChat } from './openai-chat/codec.js'
 import { openaiEmbeddings } from './openai-embeddings/codec.js'
 import { openaiModels } from './openai-models/codec.js'
@@ -62,6 +63,7 @@ function azureRoute(operation: string, versioned: boolean): Route {
 
 /** Converse, or InvokeModel on an embedding model, or InvokeModel on an Anthropic one. */
 function bedrockDialect(operation: string, modelId: string): WireDialect {
+  if (operation === 'count-tokens') return bedrockCountTokens
   if (operation.startsWith('converse')) return bedrockConverse
   return operation === 'invoke' && isEmbeddingModel(modelId) ? bedrockEmbed : bedrockInvoke
 }

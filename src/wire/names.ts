@@ -24,6 +24,7 @@ export type Dialect =
   | 'bedrock-converse'
   | 'bedrock-invoke'
   | 'bedrock-embed'
+  | 'bedrock-count-tokens'
   | 'openai-realtime'
   | 'gemini-live'
 

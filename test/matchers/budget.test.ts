@@ -123,7 +123,7 @@ describe('configure', () => {
       new TypeError('[agent-doubles] configure: prices["gpt-5"].inputPerMTok must be a non-negative number (US dollars per million tokens), got "1.25"'),
     )
     expect(() => configure({ prices: { x: { inputPerMTok: 1, outputPerMTok: Number.NaN } } })).toThrow(/prices\["x"\]\.outputPerMTok must be a non-negative number/)
-    expect(() => configure({ prices: { x: 3 } } as never)).toThrow(/prices\["x"\] must be \{ inputPerMTok, outputPerMTok \}/)
+    expect(() => configure({ prices: { x: 3 } } as never)).toThrow(/prices\["x"\] must be \{ inputPerMTok, outputPerMTok, cacheReadPerMTok\?/)
     expect(() => configure({ prices: { x: { inputPerMTok: 1, outputPerMTok: 1, cached: 1 } } } as never)).toThrow(/unknown key "cached"/)
     expect(() => configure({ normalize: 'dates' } as never)).toThrow(/option normalize must be a function/)
     expect(() => configure({ price: {} } as never)).toThrow(/unknown option "price"/)

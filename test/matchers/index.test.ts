@@ -22,6 +22,7 @@ describe('matchers entry', () => {
         'toHaveUsage',
         'toHaveCalledToolsInOrder',
         'toHaveUsedAtMost',
+        'toHaveHitPromptCache',
         'toHaveSentValidRequests',
         'toHaveCalledMcpTool',
         'toHaveCalledMcpToolTimes',

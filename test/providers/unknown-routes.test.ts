@@ -5,7 +5,7 @@ import { postJson, startProxy } from '../proxy/helpers.js'
 const cases: [string, string, (body: unknown, headers: Headers) => void][] = [
   ['Gemini', '/v1beta/models/m:predictLongRunning', (body) => expect(body).toEqual({ error: { code: 404, status: 'NOT_FOUND', message: expect.stringMatching(/no route/) } })],
   ['Ollama', '/api/pull', (body) => expect(body).toEqual({ error: expect.stringMatching(/no route for POST \/api\/pull/) })],
-  ['Bedrock', '/model/m/count-tokens', (body, headers) => {
+  ['Bedrock', '/model/m/apply-guardrail', (body, headers) => {
     expect(body).toEqual({ message: expect.stringMatching(/no route/) })
     expect(headers.get('x-amzn-errortype')).toMatch(/^ResourceNotFoundException:/)
   }],

@@ -96,7 +96,7 @@ describe('bad HTTP input gets the dialect error shape and the proxy keeps servin
     expect(openai.status).toBe(404)
     expect(openai.body).toMatchObject({ error: { type: 'not_found_error', message: expect.stringContaining('/v1/completions-nope') } })
     expectStandardHeaders(openai.headers)
-    const anthropic = await postJson(`${proxy.url}/v1/messages/count_tokens`, {})
+    const anthropic = await postJson(`${proxy.url}/v1/messages/batches`, {})
     expect(anthropic.status).toBe(404)
     expect(anthropic.body).toMatchObject({ type: 'error', error: { type: 'not_found_error' } })
     const wrongMethod = await raw(`${proxy.url}/v1/chat/completions`)

@@ -3,7 +3,7 @@
  * @module
  */
 import { estimateInputTokens } from '../../llm/usage.js'
-import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition } from '../../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition, Usage } from '../../llm/types.js'
 import {
   appendPart,
   argumentsJson,
@@ -49,18 +49,29 @@ function jsonToolId(context: EncodeContext): string {
   return wireId('anthropic-tool-use', `json/${context.id}`)
 }
 
-/** The usage counters of recorded traffic: cache fields (zero), the serving tier and the inference region. */
-function usageOf(inputTokens: number, outputTokens: number): Record<string, unknown> {
+/**
+ * Anthropic's usage counters, serving tier and inference region: `input_tokens` is the prompt's uncached rest
+ * (after the last breakpoint); cache reads and writes are counted apart, writes split by TTL.
+ */
+function usageOf(usage: Usage): Record<string, unknown> {
+  const { read, write, write1h, uncached } = cacheCounts(usage)
   return {
-    input_tokens: inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
-    output_tokens: outputTokens,
+    input_tokens: uncached,
+    cache_creation_input_tokens: write,
+    cache_read_input_tokens: read,
+    cache_creation: { ephemeral_5m_input_tokens: write - write1h, ephemeral_1h_input_tokens: write1h },
+    output_tokens: usage.outputTokens,
     service_tier: 'standard',
     // As recorded traffic reports it when the request names no region (SPEC §21).
     inference_geo: 'not_available',
   }
+}
+
+/** The cache counts of a neutral usage, and the input left uncached. */
+function cacheCounts(usage: Usage): { read: number; write: number; write1h: number; uncached: number } {
+  const read = usage.cacheReadTokens ?? 0
+  const write = usage.cacheWriteTokens ?? 0
+  return { read, write, write1h: usage.cacheWrite1hTokens ?? 0, uncached: usage.inputTokens - read - write }
 }
 
 /** The tool the AI SDK forces for structured output on model ids it does not know. */
@@ -203,7 +214,7 @@ function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
     content: answer.content.flatMap(encodeBlock),
     stop_reason: stopReasons[answer.finishReason] ?? 'end_turn',
     stop_sequence: null,
-    usage: usageOf(answer.usage.inputTokens, answer.usage.outputTokens),
+    usage: usageOf(answer.usage),
   }
 }
 
@@ -235,11 +246,12 @@ function blockStop(index: number): SseFrame {
  * is the exact JSON `JSON.stringify` gives; counts a brain reported that are not integers still
  * go through it.
  */
-function messageStartData(id: string, model: string, inputTokens: number): string {
+function messageStartData(id: string, model: string, usage: Usage): string {
+  const { read, write, write1h, uncached } = cacheCounts(usage)
   return (
     `{"type":"message_start","message":{"id":"${id}","type":"message","role":"assistant","model":${JSON.stringify(model)},` +
-    `"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${inputTokens},"cache_creation_input_tokens":0,` +
-    `"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":0,"service_tier":"standard","inference_geo":"not_available"}}}`
+    `"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${uncached},"cache_creation_input_tokens":${write},` +
+    `"cache_read_input_tokens":${read},"cache_creation":{"ephemeral_5m_input_tokens":${write - write1h},"ephemeral_1h_input_tokens":${write1h}},"output_tokens":0,"service_tier":"standard","inference_geo":"not_available"}}}`
   )
 }
 
@@ -248,10 +260,11 @@ function blockStartData(index: number, kind: 'text' | 'thinking'): string {
   return `{"type":"content_block_start","index":${index},"content_block":${block}}`
 }
 
-function messageDeltaData(stopReason: string, inputTokens: number, outputTokens: number): string {
+function messageDeltaData(stopReason: string, usage: Usage): string {
+  const { read, write, uncached } = cacheCounts(usage)
   return (
-    `{"type":"message_delta","delta":{"stop_reason":"${stopReason}","stop_sequence":null},"usage":{"input_tokens":${inputTokens},` +
-    `"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":${outputTokens}}}`
+    `{"type":"message_delta","delta":{"stop_reason":"${stopReason}","stop_sequence":null},"usage":{"input_tokens":${uncached},` +
+    `"cache_creation_input_tokens":${write},"cache_read_input_tokens":${read},"output_tokens":${usage.outputTokens}}}`
   )
 }
 
@@ -266,8 +279,8 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
 
   // The brain's own count comes with `finish`; until then the neutral estimate (what a
   // ScriptedLLM reports by default), so clients reading usage here see a real number.
-  const inputEstimate = estimateInputTokens(context.request)
-  emit({ event: 'message_start', data: messageStartData(wireId('anthropic-message', context.id), context.request.model, inputEstimate) })
+  const startUsage = context.promptUsage ?? { inputTokens: estimateInputTokens(context.request), outputTokens: 0 }
+  emit({ event: 'message_start', data: messageStartData(wireId('anthropic-message', context.id), context.request.model, startUsage) })
   const close = (): void => {
     if (open === 'thinking') emit(frame({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'agent-doubles' } }))
     if (open) emit(blockStop(index))
@@ -315,15 +328,17 @@ function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
         toolBlock(jsonToolId(context), JSON_TOOL, parseArguments(jsonText))
         reason = 'tool-calls'
       }
-      const { inputTokens, outputTokens } = event.response.usage
+      const usage = event.response.usage
       const stopReason = stopReasons[reason] ?? 'end_turn'
-      if (Number.isSafeInteger(inputTokens) && Number.isSafeInteger(outputTokens)) {
-        emit({ event: 'message_delta', data: messageDeltaData(stopReason, inputTokens, outputTokens) })
+      const counts = [usage.inputTokens, usage.outputTokens, usage.cacheReadTokens ?? 0, usage.cacheWriteTokens ?? 0]
+      if (counts.every(Number.isSafeInteger)) {
+        emit({ event: 'message_delta', data: messageDeltaData(stopReason, usage) })
       } else {
+        const { read, write, uncached } = cacheCounts(usage)
         emit(frame({
           type: 'message_delta',
           delta: { stop_reason: stopReason, stop_sequence: null },
-          usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens },
+          usage: { input_tokens: uncached, cache_creation_input_tokens: write, cache_read_input_tokens: read, output_tokens: usage.outputTokens },
         }))
       }
       emit(MESSAGE_STOP)

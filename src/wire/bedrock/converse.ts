@@ -26,7 +26,7 @@ import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamError } from './
 import { decodeSegment } from '../params.js'
 
 /** `/model/{modelId}/{operation}`, capturing both. */
-export const BEDROCK_MODEL_PATH = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/
+export const BEDROCK_MODEL_PATH = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream|count-tokens)$/
 
 /** The model id and operation of a Bedrock path. */
 export function bedrockTarget(target: RequestTarget | undefined): { modelId: string; operation: string } {
@@ -136,9 +136,19 @@ function decodeToolChoice(choice: Record<string, unknown>): ToolChoice | undefin
 
 const stopReasons = { stop: 'end_turn', 'tool-calls': 'tool_use', length: 'max_tokens', 'content-filter': 'content_filtered', refusal: 'content_filtered' } as const
 
+/**
+ * Bedrock's usage: `inputTokens` is the uncached rest of the prompt; cache reads and writes are
+ * reported apart (when the prompt cache was used) and `totalTokens` adds them all.
+ */
 function usage(response: ModelResponse): Record<string, number> {
-  const { inputTokens, outputTokens } = response.usage
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }
+  const { inputTokens, outputTokens, cacheReadTokens: read = 0, cacheWriteTokens: write = 0 } = response.usage
+  const uncached = inputTokens - read - write
+  const usage: Record<string, number> = { inputTokens: uncached, outputTokens, totalTokens: inputTokens + outputTokens }
+  if (read > 0 || write > 0) {
+    usage.cacheReadInputTokens = read
+    usage.cacheWriteInputTokens = write
+  }
+  return usage
 }
 
 /** `toolUse.input` is a JSON object on the wire. */

@@ -7,6 +7,7 @@
  * @module
  */
 import { estimateInputTokens, estimateTokens } from '../../llm/usage.js'
+import { countPrompt } from '../prompt-count.js'
 import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition } from '../../llm/types.js'
 import {
   BadRequest,
@@ -257,13 +258,20 @@ function functionArgs(args: unknown): unknown {
   return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {}
 }
 
+/** Gemini's usage: `promptTokenCount` includes the cached part, reported (when any) as `cachedContentTokenCount`. */
 function usageMetadata(usage: ModelResponse['usage']): Record<string, unknown> {
-  return {
+  const metadata: Record<string, unknown> = {
     promptTokenCount: usage.inputTokens,
     candidatesTokenCount: usage.outputTokens,
     totalTokenCount: usage.inputTokens + usage.outputTokens,
     promptTokensDetails: [{ modality: 'TEXT', tokenCount: usage.inputTokens }],
   }
+  const cached = usage.cacheReadTokens ?? 0
+  if (cached > 0) {
+    metadata.cachedContentTokenCount = cached
+    metadata.cacheTokensDetails = [{ modality: 'TEXT', tokenCount: cached }]
+  }
+  return metadata
 }
 
 /** One `GenerateContentResponse`: the final one with `finish`, else a stream chunk with `outputSoFar` tokens. */
@@ -275,7 +283,7 @@ function responseChunk(parts: Record<string, unknown>[], context: EncodeContext,
   candidate.index = 0
   return {
     candidates: [candidate],
-    usageMetadata: usageMetadata(finish?.usage ?? { inputTokens: estimateInputTokens(context.request), outputTokens: outputSoFar }),
+    usageMetadata: usageMetadata(finish?.usage ?? { ...(context.promptUsage ?? { inputTokens: estimateInputTokens(context.request) }), outputTokens: outputSoFar }),
     modelVersion: finish?.model ?? context.request.model,
     responseId: `resp_${context.id}`,
   }
@@ -351,8 +359,9 @@ export const geminiCountTokens: DirectDialect = {
     const wrapped = record(json.generateContentRequest ?? json.generate_content_request)
     return decodeGenerate(wrapped.contents !== undefined ? wrapped : json, model, false)
   },
-  answer: (request) => {
-    const tokens = estimateInputTokens(request)
+  // The count a generate request with the same prompt reports as its `promptTokenCount`.
+  answer: async (request, context) => {
+    const tokens = (await countPrompt('tokenizer', 'gemini-count-tokens', context.json, request)).input
     return { totalTokens: tokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }] }
   },
 }

@@ -234,7 +234,7 @@ function usageOf(response: ModelResponse): unknown {
     prompt_tokens: inputTokens,
     completion_tokens: outputTokens,
     total_tokens: inputTokens + outputTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: response.usage.cacheReadTokens ?? 0, audio_tokens: 0 },
     completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   }
 }

@@ -288,7 +288,7 @@ function usageOf(response: ModelResponse): unknown {
   const { inputTokens, outputTokens } = response.usage
   return {
     input_tokens: inputTokens,
-    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+    input_tokens_details: { cached_tokens: response.usage.cacheReadTokens ?? 0, cache_write_tokens: response.usage.cacheWriteTokens ?? 0 },
     output_tokens: outputTokens,
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: inputTokens + outputTokens,

@@ -11,6 +11,7 @@ export async function matchersCompile(): Promise<void> {
   expect(proxy).toHaveRefusedWith('rate_limited', { times: 2 })
   expect(env).toHaveText('sunny')
   expect(agent).toHaveUsedAtMost({ requests: 2 })
+  expect(proxy).toHaveHitPromptCache({ from: 2 })
   expect(proxy).toHaveCalledToolsInOrder(['search'], { mode: 'superset' })
   await expect(Promise.resolve(env)).resolves.toHaveText('sunny')
   expect({ env }).toEqual({ env: expect.toHaveText('sunny') })

@@ -21,6 +21,7 @@ export async function matchersCompile(): Promise<void> {
   expect(llm).toHaveReceivedRequests(0)
   expect(llm).toHaveConsumedAllTurns()
   expect(proxy).toHaveUsedAtMost({ costUsd: 0.5 })
+  expect(proxy).toHaveHitPromptCache({ minReadRatio: 0.9 })
   expect(llm).toHaveCalledToolsInOrder(['search', { name: 'book', args: { city: 'Paris' } }], { mode: 'subsequence' })
   expect(env).toHaveText('sunny')
   expect(env).toHaveUsage({ inputTokens: expect.any(Number) })

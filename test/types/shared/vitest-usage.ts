@@ -34,6 +34,8 @@ export function matchersCompile(): void {
   expect(proxy).toHaveCalledToolsInOrder(['a', 'b'], { mode: 'exact' })
   expect(agent).toHaveUsedAtMost({ requests: 3, costUsd: 0.01 })
   expect(proxy).not.toHaveUsedAtMost({ totalTokens: 100 })
+  expect(proxy).toHaveHitPromptCache()
+  expect(proxy).toHaveHitPromptCache({ from: 3, minReadRatio: 0.8 })
 }
 
 export function wrongMatcherUsageFails(): void {
@@ -59,6 +61,8 @@ export function wrongMatcherUsageFails(): void {
   expect(llm).toHaveUsedAtMost({ requests: '3' })
   // @ts-expect-error no such bound
   expect(llm).toHaveUsedAtMost({ tokens: 3 })
+  // @ts-expect-error from is a number
+  expect(proxy).toHaveHitPromptCache({ from: '2' })
 }
 
 export function fixturesCompile(): void {

@@ -1,0 +1,166 @@
+/**
+ * Token counts (SPEC §20): OpenAI models are counted with their real tokenizer (`o200k_base` or
+ * `cl100k_base`, from the pure-JS `gpt-tokenizer` package), every other model with a documented
+ * deterministic estimate. The tokenizer is loaded lazily — a dynamic import the first time a
+ * count for an OpenAI model is needed — and counts of long texts are remembered, so an agent
+ * that sends the same system prompt every turn has it tokenised once.
+ * @module
+ */
+
+/** How a model's text is counted: one of OpenAI's encodings, or the estimate. */
+export type TokenCounter = 'o200k_base' | 'cl100k_base' | 'estimate'
+
+/** An OpenAI encoding (a real tokenizer). */
+type Encoding = Exclude<TokenCounter, 'estimate'>
+
+/** Models on `o200k_base`: GPT-4o and later, the o-series, GPT-5, gpt-oss. */
+const O200K = /^(?:openai\/)?(?:gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o[1-9](?:$|-)|chatgpt-4o|gpt-oss|codex-|computer-use|gpt-realtime|gpt-audio|omni-)/i
+
+/** Models on `cl100k_base`: GPT-4, GPT-3.5 Turbo, the embedding models. */
+const CL100K = /^(?:openai\/)?(?:gpt-4(?:$|-)|gpt-4-|gpt-3\.5|gpt-35|text-embedding-3|text-embedding-ada-002)/i
+
+/**
+ * The counter used for `model`: OpenAI's encoding for OpenAI model names (by name, whatever
+ * wire carries them: an Azure deployment named `gpt-4o` counts as GPT-4o), else `'estimate'`.
+ * @example
+ * tokenCounterFor('gpt-5-mini') // 'o200k_base'
+ * tokenCounterFor('claude-sonnet-4-5') // 'estimate'
+ */
+export function tokenCounterFor(model: string): TokenCounter {
+  if (O200K.test(model)) return 'o200k_base'
+  if (CL100K.test(model)) return 'cl100k_base'
+  return 'estimate'
+}
+
+/**
+ * The documented estimate for models whose tokenizer is not public (Anthropic, Gemini, Bedrock,
+ * local models): one token per four characters of text, rounded up, counted per block. It is the
+ * rule of thumb the providers themselves give, and the same text always gives the same count.
+ * @example
+ * estimateTokenCount('Hello, world!') // 4
+ */
+export function estimateTokenCount(text: string): number {
+  return Math.ceil(text.length / 4)
+}
+
+type CountFn = (text: string) => number
+
+const counters: Partial<Record<Encoding, CountFn>> = {}
+const loading: Partial<Record<Encoding, Promise<void>>> = {}
+
+/**
+ * Loads the tokenizer `model` needs, once per process. Returns `undefined` when counts for
+ * `model` can be made now (already loaded, or estimated), so the hot path awaits nothing then.
+ * @example
+ * const wait = prepareTokenCounter('gpt-4o'); if (wait) await wait
+ */
+export function prepareTokenCounter(model: string): Promise<void> | undefined {
+  const counter = tokenCounterFor(model)
+  if (counter === 'estimate' || counters[counter]) return undefined
+  return (loading[counter] ??= load(counter))
+}
+
+async function load(encoding: Encoding): Promise<void> {
+  // Each encoding is its own module (its rank table is a few MB): only the one needed is read.
+  const module = (encoding === 'o200k_base'
+    ? await import('gpt-tokenizer/encoding/o200k_base')
+    : await import('gpt-tokenizer/encoding/cl100k_base')) as { countTokens: (text: string, options?: object) => number }
+  // Text that spells a special token (`<|endoftext|>`) is ordinary text in a prompt, as the API
+  // treats it; the package would throw on it by default.
+  const options = { disallowedSpecial: new Set<string>() }
+  counters[encoding] = (text) => countInPieces((piece) => module.countTokens(piece, options), text)
+}
+
+/**
+ * Letters in one run beyond this are counted in pieces of this size. Byte-pair encoding is
+ * quadratic in the length of one pre-token: a 16k-letter run (`'x'.repeat(16384)`, a hostile
+ * prompt) takes the tokenizer over a second, and would stall every test sharing the proxy.
+ */
+const LONG_RUN = 256
+const LONG_RUNS = /[\p{L}\p{M}]{257,}/gu
+/** Plain text is counted in pieces of about this size, cut before a space so no word is split. */
+const PIECE = 8192
+
+/**
+ * `text`'s tokens, counted in pieces: exactly the whole's count for text of words, and bounded
+ * time for runs of letters longer than {@link LONG_RUN} (counted a piece at a time: an
+ * approximation only such runs get).
+ */
+function countInPieces(count: (text: string) => number, text: string): number {
+  if (text.length <= LONG_RUN) return count(text)
+  let total = 0
+  let at = 0
+  // A long run mostly repeats itself ('xxxx…'): its pieces are counted once each.
+  const pieces = new Map<string, number>()
+  for (const run of text.matchAll(LONG_RUNS)) {
+    total += countPlain(count, text.slice(at, run.index))
+    for (let i = 0; i < run[0].length; i += LONG_RUN) {
+      const piece = run[0].slice(i, i + LONG_RUN)
+      let counted = pieces.get(piece)
+      if (counted === undefined) pieces.set(piece, (counted = count(piece)))
+      total += counted
+    }
+    at = run.index + run[0].length
+  }
+  return total + countPlain(count, at === 0 ? text : text.slice(at))
+}
+
+function countPlain(count: (text: string) => number, text: string): number {
+  let total = 0
+  let start = 0
+  while (text.length - start > PIECE) {
+    // Cut before a space that starts a word: pre-tokens begin there, so the pieces' counts add up.
+    let cut = text.lastIndexOf(' ', start + PIECE)
+    while (cut > start && /\s/.test(text[cut + 1] ?? '')) cut = text.lastIndexOf(' ', cut - 1)
+    if (cut <= start + PIECE / 2) cut = start + PIECE
+    total += count(text.slice(start, cut))
+    start = cut
+  }
+  return total + (start === 0 ? count(text) : count(text.slice(start)))
+}
+
+/** Texts at least this long have their counts remembered; shorter ones are cheaper to count again. */
+const REMEMBER_FROM = 256
+/** How many characters of remembered texts are kept before the memory starts over. */
+const REMEMBER_CHARS = 32 * 1024 * 1024
+
+/** Counts of long texts, per encoding. */
+const remembered: Record<Encoding, Map<string, number>> = { o200k_base: new Map(), cl100k_base: new Map() }
+let rememberedChars = 0
+
+/**
+ * Tokens in `text` for `model`: the real tokenizer's count for an OpenAI model once it is loaded
+ * ({@link prepareTokenCounter}), else the estimate. Synchronous; long texts are counted once.
+ * @example
+ * await prepareTokenCounter('gpt-4o')
+ * countTokens('Hello, world!', 'gpt-4o') // 4
+ */
+export function countTokens(text: string, model: string): number {
+  return countWith(tokenCounterFor(model), text)
+}
+
+/** Tokens in `text` with `counter` (the estimate when its tokenizer is not loaded yet). */
+export function countWith(counter: TokenCounter, text: string): number {
+  if (text === '') return 0
+  if (counter === 'estimate') return estimateTokenCount(text)
+  const count = counters[counter]
+  if (!count) return estimateTokenCount(text)
+  if (text.length < REMEMBER_FROM) return count(text)
+  const memory = remembered[counter]
+  const known = memory.get(text)
+  if (known !== undefined) return known
+  const counted = count(text)
+  if (rememberedChars + text.length > REMEMBER_CHARS) {
+    remembered.o200k_base.clear()
+    remembered.cl100k_base.clear()
+    rememberedChars = 0
+  }
+  memory.set(text, counted)
+  rememberedChars += text.length
+  return counted
+}
+
+/** Whether `counter` counts with a real tokenizer now (loaded), rather than the estimate. */
+export function isExact(counter: TokenCounter): boolean {
+  return counter !== 'estimate' && counters[counter] !== undefined
+}

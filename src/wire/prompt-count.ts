@@ -1,0 +1,110 @@
+/**
+ * A request's prompt counted on its own wire (SPEC §20): each dialect lays its body out
+ * (`<dialect>/cache.ts`), each block is counted with the model's tokenizer or the estimate, and
+ * the blocks are handed to the prompt cache in the provider's terms (explicit breakpoints or
+ * automatic prefixes, minimum, steps, TTLs). Usage and the count endpoints read the same count.
+ * @module
+ */
+import { modelInfoOf } from '../config.js'
+import type { CacheBlock, CachePrompt } from '../llm/prompt-cache.js'
+import { countWith, prepareTokenCounter, tokenCounterFor, type TokenCounter } from '../llm/tokens.js'
+import type { ModelRequest } from '../llm/types.js'
+import { anthropicLayout } from './anthropic-messages/cache.js'
+import { converseLayout } from './bedrock/cache.js'
+import { geminiLayout } from './gemini/cache.js'
+import type { Dialect } from './names.js'
+import { chatLayout } from './openai-chat/cache.js'
+import { responsesLayout } from './openai-responses/cache.js'
+import { neutralLayout, type PromptLayout } from './prompt-layout.js'
+
+/** How tokens are counted: `'tokenizer'` (OpenAI models with their tokenizer) or `'estimate'` (all estimated). */
+export type TokenMode = 'tokenizer' | 'estimate'
+
+/** A prompt counted, and laid out for the cache where its wire caches. */
+export interface CountedPrompt {
+  counter: TokenCounter
+  /** Every input token. */
+  input: number
+  /** The prompt as the cache reads it; `undefined` on wires without prompt caching. */
+  prompt: CachePrompt | undefined
+}
+
+type Layout = (json: Record<string, unknown>, request: ModelRequest, roleTokens: (role: string) => number) => PromptLayout
+
+/** Each wire's own layout; the others are laid out from the neutral request, without a cache. */
+const layouts: Partial<Record<Dialect, Layout>> = {
+  'anthropic-messages': (json) => anthropicLayout(json),
+  'bedrock-invoke': (json) => anthropicLayout(json),
+  'bedrock-converse': (json) => converseLayout(json),
+  'openai-chat': (json, _request, roles) => chatLayout(json, roles),
+  'openai-responses': (json, _request, roles) => responsesLayout(json, roles),
+  'gemini-generate': (json) => geminiLayout(json),
+  'gemini-count-tokens': (json) => geminiLayout(countedGemini(json)),
+}
+
+/** Gemini's `countTokens` may wrap a whole generate request. */
+function countedGemini(json: Record<string, unknown>): Record<string, unknown> {
+  const wrapped = json.generateContentRequest ?? json.generate_content_request
+  return wrapped && typeof wrapped === 'object' ? (wrapped as Record<string, unknown>) : json
+}
+
+const MINUTE = 60_000
+/** Anthropic and Bedrock breakpoint TTLs. */
+const TTL_MS = { '5m': 5 * MINUTE, '1h': 60 * MINUTE } as const
+/** OpenAI keeps an unused prefix about 5–10 minutes (in memory), or a day with `prompt_cache_retention: '24h'`. */
+const OPENAI_TTL_MS = 5 * MINUTE
+const OPENAI_EXTENDED_TTL_MS = 24 * 60 * MINUTE
+/** Gemini's implicit cache: its lifetime is not documented; five minutes here. */
+const GEMINI_TTL_MS = 5 * MINUTE
+/** The smallest cacheable prefix where the model table says nothing (OpenAI's for every model). */
+const DEFAULT_MIN_TOKENS = 1024
+/** OpenAI reads its cache in whole steps of 128 tokens past the minimum. */
+const OPENAI_STEP = 128
+
+/**
+ * The tokens of a request's prompt on `dialect`'s wire — what `usage` reports and the count
+ * endpoints answer. Loads the model's tokenizer first when it is not loaded yet. Throws the
+ * layout's `BadRequest` for a bad `cache_control` or `cachePoint`.
+ */
+export async function countPrompt(mode: TokenMode, dialect: Dialect, json: Record<string, unknown>, request: ModelRequest): Promise<CountedPrompt> {
+  const model = request.model
+  let counter: TokenCounter = 'estimate'
+  if (mode === 'tokenizer') {
+    const loading = prepareTokenCounter(model)
+    if (loading) await loading
+    counter = tokenCounterFor(model)
+  }
+  const roleTokens = (role: string): number => countWith(counter, role)
+  const layout = (layouts[dialect] ?? ((_json, req) => neutralLayout(req)))(json, request, roleTokens)
+  const blocks: CacheBlock[] = layout.blocks.map((block) => {
+    const tokens = (block.fixedTokens ?? countWith(counter, block.text)) + (block.overhead ?? 0)
+    const laid: CacheBlock = { where: block.where, text: block.text, tokens }
+    if (block.ttl) {
+      laid.breakpointMs = TTL_MS[block.ttl]
+      if (block.ttl === '1h') laid.longTtl = true
+    }
+    return laid
+  })
+  let input = layout.extraTokens
+  for (const block of blocks) input += block.tokens
+  const prompt = layout.cache === 'none' ? undefined : cachePrompt(dialect, model, layout, blocks, counter)
+  return { counter, input, prompt }
+}
+
+function cachePrompt(dialect: Dialect, model: string, layout: PromptLayout, blocks: CacheBlock[], counter: TokenCounter): CachePrompt {
+  const gemini = dialect.startsWith('gemini')
+  const configuredMin = modelInfoOf(model)?.minCacheableTokens
+  return {
+    mode: layout.cache === 'explicit' ? 'explicit' : 'automatic',
+    blocks,
+    minTokens: gemini || layout.cache === 'explicit' ? (configuredMin ?? DEFAULT_MIN_TOKENS) : DEFAULT_MIN_TOKENS,
+    step: gemini ? 1 : OPENAI_STEP,
+    ttlMs: gemini ? GEMINI_TTL_MS : layout.retention === '24h' ? OPENAI_EXTENDED_TTL_MS : OPENAI_TTL_MS,
+    partition: `${model}\u0000${layout.cacheKey ?? ''}`,
+    countPrefix: (index, chars) => {
+      const block = layout.blocks[index]
+      if (!block || block.fixedTokens !== undefined || chars === 0) return 0
+      return countWith(counter, block.text.slice(0, chars)) + (block.overhead ?? 0)
+    },
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * A prompt laid out for token counting and the prompt cache (SPEC §20): its blocks in the
+ * provider's prefix order (tools → system → messages) with each block's text, the framing
+ * tokens the provider adds, and where the request marks cache breakpoints. Each dialect's
+ * `cache.ts` reads its own wire into this shape; nothing here knows a provider.
+ * @module
+ */
+import type { ModelRequest, Part } from '../llm/types.js'
+
+/** How a provider caches prompts. */
+export type CacheStyle = 'explicit' | 'automatic' | 'none'
+
+/** One block of a request, as laid out by its dialect. */
+export interface LayoutBlock {
+  /** Where it is in the body, for failure messages: `system[0]`, `messages[2].content[1]`. */
+  where: string
+  /** The text that is counted and compared between requests. */
+  text: string
+  /** Framing tokens the provider adds for this block (a message's role markers). */
+  overhead?: number
+  /** Tokens the block costs whatever its text (an image). */
+  fixedTokens?: number
+  /** A cache breakpoint on this block, and its TTL. */
+  ttl?: '5m' | '1h'
+}
+
+/** A request's prompt, laid out. */
+export interface PromptLayout {
+  blocks: LayoutBlock[]
+  /** Tokens the provider adds once per request (OpenAI's reply priming). */
+  extraTokens: number
+  cache: CacheStyle
+  /** OpenAI's `prompt_cache_key`: requests share cache entries only with the same key. */
+  cacheKey?: string
+  /** OpenAI's `prompt_cache_retention` (`'24h'` keeps entries a day). */
+  retention?: string
+}
+
+/** The tokens an image costs in the estimate (the same as a ScriptedLLM's estimate). */
+export const IMAGE_TOKENS = 85
+
+/** A value's text for counting: strings as they are, anything else as JSON. */
+export function textOfValue(value: unknown): string {
+  if (typeof value === 'string') return value
+  return JSON.stringify(value) ?? ''
+}
+
+/** The neutral layout of any request: tools, system, then every message part. No cache. */
+export function neutralLayout(request: ModelRequest): PromptLayout {
+  const blocks: LayoutBlock[] = []
+  request.tools?.forEach((tool, i) => blocks.push({ where: `tools[${i}]`, text: textOfValue(tool) }))
+  if (request.system) blocks.push({ where: 'system', text: request.system })
+  request.messages.forEach((message, i) => message.content.forEach((part, j) => blocks.push(partBlock(part, `messages[${i}].content[${j}]`))))
+  return { blocks, extraTokens: 0, cache: 'none' }
+}
+
+function partBlock(part: Part, where: string): LayoutBlock {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+    case 'refusal':
+      return { where, text: part.text }
+    case 'tool-call':
+      return { where, text: part.name + textOfValue(part.args) }
+    case 'tool-result':
+      return { where, text: textOfValue(part.result) }
+    case 'image':
+      return { where, text: part.url ?? part.data ?? '', fixedTokens: IMAGE_TOKENS }
+  }
+}
