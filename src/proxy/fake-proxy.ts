@@ -74,6 +74,12 @@ export interface FakeProxyOptions {
    * @default false
    */
   controlApi?: boolean
+  /**
+   * How long a request's headers and body may take to arrive; a connection still waiting then
+   * is answered 408 and closed, so stalled sockets do not pile up (SPEC §24).
+   * @default 60000
+   */
+  requestTimeoutMs?: number
 }
 
 /** Options of {@link FakeProxy.start}. */
@@ -242,6 +248,7 @@ export class FakeProxy {
       record: ['a transcript file path or a writable stream', () => true],
       validate: ['a boolean', is.boolean],
       controlApi: ['a boolean', is.boolean],
+      requestTimeoutMs: ['a positive integer of milliseconds', is.positiveInteger],
     })
     const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
     if (unknownFeature !== undefined) {
@@ -321,7 +328,7 @@ export class FakeProxy {
       const { startServer } = await import('./server.js').catch((cause: unknown) => {
         throw new Error(`${PREFIX} ${OWNER}: start() needs Node's node:http, which this runtime cannot load; serve clients through proxy.fetch instead`, { cause })
       })
-      this.#server = await startServer((req, res) => this.#serve(req, res), { port: options.port, errorBody: serverErrorBody })
+      this.#server = await startServer((req, res) => this.#serve(req, res), { port: options.port, errorBody: serverErrorBody, requestTimeoutMs: this.#options.requestTimeoutMs })
     } finally {
       this.#starting = false
     }

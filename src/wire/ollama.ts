@@ -5,6 +5,7 @@
  * Ollama provider run on the same brain as every other client.
  * @module
  */
+import { OpenCalls } from './open-calls.js'
 import type { Message, ModelRequest, ModelResponse, Part } from '../llm/types.js'
 import { estimateInputTokens } from '../llm/usage.js'
 import {
@@ -59,7 +60,7 @@ function decodeChat(json: Record<string, unknown>): ModelRequest {
   if (json.messages !== undefined && !Array.isArray(json.messages)) throw new BadRequest('messages must be an array', 'messages')
   const messages: Message[] = []
   const system: string[] = []
-  const open: { id: string; name: string }[] = []
+  const open = new OpenCalls()
   let counter = 0
   ;((json.messages ?? []) as unknown[]).forEach((raw, index) => {
     const message = record(raw)
@@ -74,11 +75,9 @@ function decodeChat(json: Record<string, unknown>): ModelRequest {
     if (message.role === 'tool') {
       // The `ollama` client names the tool (`tool_name`); the AI SDK provider gives the call's id.
       const name = typeof message.tool_name === 'string' ? message.tool_name : undefined
-      const byId = typeof message.tool_call_id === 'string' ? open.findIndex((call) => call.id === message.tool_call_id) : -1
-      const at = byId !== -1 ? byId : open.findIndex((call) => call.name === name)
-      const id = typeof message.tool_call_id === 'string' ? message.tool_call_id : at === -1 ? `call_${name ?? 'tool'}` : open[at].id
-      const toolName = name ?? (at === -1 ? undefined : open[at].name)
-      if (at !== -1) open.splice(at, 1)
+      const taken = (typeof message.tool_call_id === 'string' ? open.takeById(message.tool_call_id) : undefined) ?? open.takeByName(name)
+      const id = typeof message.tool_call_id === 'string' ? message.tool_call_id : (taken?.id ?? `call_${name ?? 'tool'}`)
+      const toolName = name ?? taken?.name
       const result = messages.at(-1)
       const part: Part = { type: 'tool-result', id, ...(toolName ? { name: toolName } : {}), result: content }
       if (result?.role === 'tool') result.content.push(part)
@@ -94,7 +93,7 @@ function decodeChat(json: Record<string, unknown>): ModelRequest {
       const fn = record(call.function)
       if (typeof fn.name !== 'string') continue
       const id = typeof call.id === 'string' && call.id !== '' ? call.id : `call_${fn.name}_${++counter}`
-      open.push({ id, name: fn.name })
+      open.push(id, fn.name)
       parts.push({ type: 'tool-call', id, name: fn.name, args: parseArguments(fn.arguments ?? {}) })
     }
     messages.push({ role: message.role as 'user' | 'assistant', content: parts })
