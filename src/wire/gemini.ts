@@ -7,6 +7,7 @@
  * @module
  */
 import { OpenCalls } from './open-calls.js'
+import { checkGenerateFields } from './gemini/strict.js'
 import { estimateInputTokens, estimateTokens } from '../llm/usage.js'
 import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition } from '../llm/types.js'
 import {
@@ -95,6 +96,7 @@ function requireModel(target: RequestTarget | undefined): { model: string; metho
 function decodeGenerate(json: Record<string, unknown>, model: string, stream: boolean): ModelRequest {
   const contents = json.contents
   if (!Array.isArray(contents) || contents.length === 0) throw new BadRequest('* GenerateContentRequest.contents: contents is not specified', 'contents')
+  checkGenerateFields(json)
   const calls: PendingCalls = { open: new OpenCalls(), counter: 0 }
   const messages: Message[] = []
   contents.forEach((raw, index) => decodeContent(raw, index, messages, calls))

@@ -6,6 +6,7 @@
  * @module
  */
 import { OpenCalls } from './open-calls.js'
+import { checkOllamaFields } from './ollama/strict.js'
 import type { Message, ModelRequest, ModelResponse, Part } from '../llm/types.js'
 import { estimateInputTokens } from '../llm/usage.js'
 import {
@@ -58,6 +59,7 @@ const ROLES = new Set(['system', 'user', 'assistant', 'tool'])
 function decodeChat(json: Record<string, unknown>): ModelRequest {
   const model = requireModel(json)
   if (json.messages !== undefined && !Array.isArray(json.messages)) throw new BadRequest('messages must be an array', 'messages')
+  checkOllamaFields(json, 'ChatRequest')
   const messages: Message[] = []
   const system: string[] = []
   const open = new OpenCalls()
@@ -111,6 +113,7 @@ function decodeChat(json: Record<string, unknown>): ModelRequest {
 
 function decodeGenerate(json: Record<string, unknown>): ModelRequest {
   const model = requireModel(json)
+  checkOllamaFields(json, 'GenerateRequest')
   if (json.prompt !== undefined && typeof json.prompt !== 'string') throw new BadRequest('prompt must be a string', 'prompt')
   const parts: Part[] = []
   if (typeof json.prompt === 'string' && json.prompt !== '') parts.push({ type: 'text', text: json.prompt })
@@ -264,6 +267,7 @@ export const ollamaEmbed: DirectDialect = {
   errorAnswer: ollamaErrorAnswer,
   decode: (json, target) => {
     const model = requireModel(json)
+    checkOllamaFields(json, 'EmbedRequest')
     dimensionsOf(json)
     const texts = embedInputs(json, target?.path === '/api/embeddings')
     return { model, messages: [{ role: 'user', content: texts.map((text) => ({ type: 'text' as const, text })) }], stream: false }
