@@ -5,7 +5,7 @@
  * @module
  */
 import type { ModelRequest, ModelResponse, ToolCallPart, ToolResultPart } from '../src/llm/types.js'
-import type { FakeRequest, Refusal } from '../src/proxy/types.js'
+import type { FakeRequest, Refusal } from '../src/server/types.js'
 import type { DoubleKind } from '../src/kinds.js'
 import { lastUserText } from '../src/llm/helpers.js'
 

@@ -5,9 +5,9 @@
  */
 import { argumentError, checkOptions, is } from '../src/internal/describe.js'
 import { kindOf } from '../src/kinds.js'
-import { proxyError } from '../src/proxy-error.js'
-import { isRefusalCode, refusalCodes } from '../src/refusal-codes.js'
-import type { Refusal } from '../src/proxy/types.js'
+import { proxyError } from '../src/gateway/proxy-error.js'
+import { isRefusalCode, refusalCodes } from '../src/gateway/refusal-codes.js'
+import type { Refusal } from '../src/server/types.js'
 import { isAsymmetric, unsupportedReceived, type MatcherOutcome, type PortableMatcherContext } from './context.js'
 import { footer, hint, marker, ordinal, plural, receivedList, sections } from './format.js'
 import { showExpected, showReceived } from './inline.js'

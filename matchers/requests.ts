@@ -4,7 +4,7 @@
  */
 import { argumentError } from '../src/internal/describe.js'
 import type { ModelRequest } from '../src/llm/types.js'
-import type { FakeRequest } from '../src/proxy/types.js'
+import type { FakeRequest } from '../src/server/types.js'
 import { requireKind, type MatcherOutcome, type PortableMatcherContext } from './context.js'
 import { diffOf, footer, hint, marker, ordinal, receivedList, sections } from './format.js'
 import { showExpected, showReceived } from './inline.js'

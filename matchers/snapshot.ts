@@ -6,7 +6,7 @@
  */
 import { kindOf } from '../src/kinds.js'
 import type { ModelRequest, ModelResponse } from '../src/llm/types.js'
-import type { FakeRequest, Refusal } from '../src/proxy/types.js'
+import type { FakeRequest, Refusal } from '../src/server/types.js'
 import {
   fakeRequestHeader,
   modelRequestHeader,
@@ -50,7 +50,7 @@ function isFakeRequest(value: unknown): value is FakeRequest {
   return isObject(value) && typeof value.method === 'string' && typeof value.path === 'string' && typeof value.dialect === 'string' && isModelRequest(value.request)
 }
 
-/** The brand a `ProxyLane` carries (src/proxy/fake-proxy.ts), shared by both module copies. */
+/** The brand a `ProxyLane` carries (src/server/fake-proxy.ts), shared by both module copies. */
 const LANE = Symbol.for('agent-doubles.proxy-lane')
 
 const fakeProxySerializer: SnapshotSerializer = {

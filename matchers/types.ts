@@ -3,7 +3,7 @@
  * the `agent-doubles/vitest` and `agent-doubles/jest` entries.
  * @module
  */
-import type { RefusalCode } from '../src/refusal-codes.js'
+import type { RefusalCode } from '../src/gateway/refusal-codes.js'
 
 /** An asymmetric matcher such as `expect.stringContaining('weather')`, as both runners type it. */
 export interface AsymmetricLike {

@@ -3,7 +3,7 @@
  * its request validation (SPEC §10.3).
  * @module
  */
-import type { FakeRequest } from '../src/proxy/types.js'
+import type { FakeRequest } from '../src/server/types.js'
 import { requireKind, type MatcherOutcome, type PortableMatcherContext } from './context.js'
 import { footer, hint, ordinal, plural, receivedList, sections } from './format.js'
 import { describeFakeRequest, type FakeProxyRecord } from './records.js'

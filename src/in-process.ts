@@ -17,10 +17,10 @@
  * @module
  */
 
-export { FakeProxy, ProxyLane } from './proxy/fake-proxy.js'
-export type { FakeProxyOptions, FailOptions, FaultKind, ReplyBody, ReplyOptions, RefuseOptions } from './proxy/fake-proxy.js'
-export type { FakeRequest, Refusal, Identity, Dialect, ProxyFeature, AgentDefinition } from './proxy/types.js'
-export { AGENT_NAME } from './proxy/identity.js'
+export { FakeProxy, ProxyLane } from './server/fake-proxy.js'
+export type { FakeProxyOptions, FailOptions, FaultKind, ReplyBody, ReplyOptions, RefuseOptions } from './server/fake-proxy.js'
+export type { FakeRequest, Refusal, Identity, Dialect, ProxyFeature, AgentDefinition } from './server/types.js'
+export { AGENT_NAME } from './gateway/identity.js'
 
 export { ScriptedLLM, scriptedLLM } from './llm/scripted-llm.js'
 export type { ScriptedLLMOptions, ModelCapabilities } from './llm/scripted-llm.js'
@@ -32,9 +32,9 @@ export type * from './llm/types.js'
 export { MockAgent, mockAgent, Envelope, Metadata, ErrorInfo } from './agent/index.js'
 export type { MockAgentOptions, MockCall } from './agent/index.js'
 
-export * from './proxy-error.js'
-export { refusalCodes, isRefusalCode } from './refusal-codes.js'
-export type { RefusalCode, RefusalCodeInfo } from './refusal-codes.js'
+export * from './gateway/proxy-error.js'
+export { refusalCodes, isRefusalCode } from './gateway/refusal-codes.js'
+export type { RefusalCode, RefusalCodeInfo } from './gateway/refusal-codes.js'
 export { providerError, ProviderError, providerErrorNames, isProviderError, isProviderErrorName } from './provider-errors.js'
 export type { ProviderErrorName, ProviderErrorOptions, ProviderErrorPlanOptions } from './provider-errors.js'
 export { resetAll } from './registry.js'

@@ -47,7 +47,7 @@ export type {
 } from './llm/index.js'
 export type * from './llm/types.js'
 
-export { FakeProxy, ProxyLane } from './proxy/fake-proxy.js'
+export { FakeProxy, ProxyLane } from './server/fake-proxy.js'
 export type {
   FakeProxyOptions,
   StartOptions,
@@ -56,18 +56,18 @@ export type {
   ReplyBody,
   ReplyOptions,
   RefuseOptions,
-} from './proxy/fake-proxy.js'
-export type { UpstreamOrigins } from './proxy/record-mode.js'
-export type { TranscriptStream } from './proxy/upstream/transcript-sink.js'
-export { ProxyClient } from './proxy/proxy-client.js'
-export type { ProxyClientOptions, ProxyInfo } from './proxy/proxy-client.js'
-export type { AgentBinding, BoundClientOptions } from './proxy/agent-binding.js'
-export { AGENT_NAME } from './proxy/identity.js'
-export type { FakeRequest, Refusal, Identity, Dialect, ProxyFeature, AgentDefinition } from './proxy/types.js'
+} from './server/fake-proxy.js'
+export type { UpstreamOrigins } from './upstream/record-mode.js'
+export type { TranscriptStream } from './upstream/transcript-sink.js'
+export { ProxyClient } from './gateway/proxy-client.js'
+export type { ProxyClientOptions, ProxyInfo } from './gateway/proxy-client.js'
+export type { AgentBinding, BoundClientOptions } from './gateway/agent-binding.js'
+export { AGENT_NAME } from './gateway/identity.js'
+export type { FakeRequest, Refusal, Identity, Dialect, ProxyFeature, AgentDefinition } from './server/types.js'
 
-export * from './proxy-error.js'
-export { refusalCodes, isRefusalCode } from './refusal-codes.js'
-export type { RefusalCode, RefusalCodeInfo } from './refusal-codes.js'
+export * from './gateway/proxy-error.js'
+export { refusalCodes, isRefusalCode } from './gateway/refusal-codes.js'
+export type { RefusalCode, RefusalCodeInfo } from './gateway/refusal-codes.js'
 export { resetAll } from './registry.js'
 export { configure } from './config.js'
 export type { AgentDoublesConfig, ModelPrice } from './config.js'

@@ -4,7 +4,7 @@
  * @module
  */
 import { PREFIX } from '../internal/describe.js'
-import type { FakeProxy } from '../proxy/fake-proxy.js'
+import type { FakeProxy } from '../server/fake-proxy.js'
 import { mainHelp } from './help.js'
 import { serve } from './serve.js'
 

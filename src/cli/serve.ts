@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import { PREFIX } from '../internal/describe.js'
 import { llmFromRulesFile, llmFromScriptFile } from '../llm/load-script.js'
 import { ScriptedLLM } from '../llm/scripted-llm.js'
-import { FakeProxy, type FakeProxyOptions } from '../proxy/fake-proxy.js'
+import { FakeProxy, type FakeProxyOptions } from '../server/fake-proxy.js'
 import { serveHelp, serveUsage } from './help.js'
 
 export { serveUsage as usage } from './help.js'

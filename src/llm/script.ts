@@ -4,7 +4,7 @@
  * @module
  */
 import type { ModelRequest } from './types.js'
-import type { Transcript } from './transcript.js'
+import type { TurnList } from './transcript.js'
 import { argumentError } from '../internal/describe.js'
 import { lastUserText } from './helpers.js'
 import { describeDraft, isError, parseReply, type Reply, type ReplyDraft } from './reply.js'
@@ -116,14 +116,14 @@ function arraySource(replies: unknown[]): TurnSource {
  * retries the failed call meets the same turn and the same clear error again.
  * @internal
  */
-export function transcriptSource(transcript: Transcript, strict: boolean): TurnSource {
-  const { turns, source } = transcript
+export function transcriptSource(turns: TurnList, strict: boolean): TurnSource {
+  const { source } = turns
   return {
     kind: 'transcript',
     length: turns.length,
     answer(req, cursor) {
       if (cursor.position >= turns.length) take(cursor, turns.length)
-      const turn = turns[cursor.position]
+      const turn = turns.at(cursor.position)
       if (strict) {
         const mismatch = strictMismatch(cursor.position + 1, turn, req, source)
         if (mismatch) throw mismatch
@@ -131,7 +131,10 @@ export function transcriptSource(transcript: Transcript, strict: boolean): TurnS
       cursor.position++
       return turn.response
     },
-    describeTurn: (index) => `${describeDraft(turns[index].response)} (${source} line ${turns[index].line})`,
+    describeTurn: (index) => {
+      const turn = turns.at(index)
+      return `${describeDraft(turn.response)} (${source} line ${turn.line})`
+    },
   }
 }
 

@@ -11,7 +11,7 @@ import { deepCopy, isHandedOver } from './helpers.js'
 import { completeReply, isError } from './reply.js'
 import { compileScript, transcriptSource, type Cursor, type Script, type TurnSource } from './script.js'
 import { eachEvent, ImmediateStream, streamResponse, type Chunking, type Latency } from './stream-events.js'
-import { readTranscript } from './transcript.js'
+import { loadTranscript } from './transcript.js'
 import { isUsage, type UsageOption } from './usage.js'
 import { toLanguageModel, type AiLanguageModel } from './language-model.js'
 import { compileRule, noRuleMatched, readRules, type Rule, type RuleMatch, type RuleOptions } from './rules.js'
@@ -155,8 +155,8 @@ export class ScriptedLLM implements LLM {
     }
     checkOptions('ScriptedLLM.fromTranscript', options, TRANSCRIPT_CHECKS)
     const { strict = false, perCall = false, ...rest } = options
-    const transcript = await readTranscript(pathOrText)
-    return ScriptedLLM.#build({ source: transcriptSource(transcript, strict), options: rest, perCall, rules: [] })
+    const turns = await loadTranscript(pathOrText)
+    return ScriptedLLM.#build({ source: transcriptSource(turns, strict), options: rest, perCall, rules: [] })
   }
 
   /**

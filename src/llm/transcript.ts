@@ -42,13 +42,66 @@ export function isTranscriptText(pathOrText: string): boolean {
  */
 export async function readTranscript(pathOrText: string): Promise<Transcript> {
   if (isTranscriptText(pathOrText)) return parseTranscript(pathOrText)
-  let text: string
+  return parseTranscript((await readTranscriptFile(pathOrText)).toString('utf8'), pathOrText)
+}
+
+async function readTranscriptFile(path: string): Promise<Buffer> {
   try {
-    text = await (await import('node:fs/promises')).readFile(pathOrText, 'utf8')
+    return await (await import('node:fs/promises')).readFile(path)
   } catch (cause) {
-    throw new Error(`${PREFIX} ScriptedLLM: cannot read transcript ${JSON.stringify(pathOrText)}: ${(cause as Error).message}`, { cause })
+    throw new Error(`${PREFIX} ScriptedLLM: cannot read transcript ${JSON.stringify(path)}: ${(cause as Error).message}`, { cause })
   }
-  return parseTranscript(text, pathOrText)
+}
+
+/**
+ * A transcript as replay holds it: the file's bytes and where each turn's line lies, each line
+ * checked at load, a turn's objects made only when that turn is read. Parsed objects cost several
+ * times their JSON (a dozen small objects even for "hi" → "ok"), so a long transcript held this
+ * way costs about its file size.
+ */
+export interface TurnList {
+  /** The file it was read from, or `'text'`. */
+  readonly source: string
+  readonly length: number
+  /** Turn `index` (0-based), parsed anew from its line. */
+  at(index: number): TranscriptTurn
+}
+
+/**
+ * Reads a transcript (a path or transcript text) into a {@link TurnList}.
+ * @throws as {@link readTranscript}.
+ */
+export async function loadTranscript(pathOrText: string): Promise<TurnList> {
+  if (isTranscriptText(pathOrText)) return turnList(Buffer.from(pathOrText), 'text')
+  return turnList(await readTranscriptFile(pathOrText), pathOrText)
+}
+
+const NEWLINE = 0x0a
+
+function turnList(bytes: Buffer, source: string): TurnList {
+  const starts: number[] = []
+  const ends: number[] = []
+  const lines: number[] = []
+  const lineText = (start: number, end: number): string => bytes.toString('utf8', start, end).trim()
+  for (let start = 0, line = 1; start <= bytes.length; line++) {
+    const newline = bytes.indexOf(NEWLINE, start)
+    const end = newline === -1 ? bytes.length : newline
+    const text = lineText(start, end)
+    if (text !== '' && !text.startsWith('#')) {
+      parseLine(text, source, line)
+      starts.push(start)
+      ends.push(end)
+      lines.push(line)
+    }
+    start = end + 1
+  }
+  if (starts.length === 0) throw new TypeError(`${PREFIX} ScriptedLLM: transcript ${source}: no turns found`)
+  const [startOf, endOf, lineOf] = [Uint32Array.from(starts), Uint32Array.from(ends), Uint32Array.from(lines)]
+  return {
+    source,
+    length: startOf.length,
+    at: (index) => parseLine(lineText(startOf[index], endOf[index]), source, lineOf[index]),
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Message, ModelRequest, ModelResponse, Part } from '../llm/types.js'
-import type { FakeRequest, Refusal } from '../proxy/types.js'
+import type { FakeRequest, Refusal } from '../server/types.js'
 
 /** One model call as the renderer sees it. @internal */
 export interface Turn {

@@ -11,7 +11,7 @@
  */
 import { STATUS_CODES, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import type { ErrorBodyFor } from '../proxy/crash-answer.js'
+import type { ErrorBodyFor } from './crash-answer.js'
 
 /** How long a request may take to arrive, headers and body, by default: 60 s. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000

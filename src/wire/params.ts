@@ -3,8 +3,8 @@
  * dimensions checked.
  * @module
  */
-import { BadRequest } from '../proxy/dialect.js'
-import { DEFAULT_DIMENSIONS } from './openai-embeddings.js'
+import { BadRequest } from './dialect.js'
+import { DEFAULT_DIMENSIONS } from './openai-embeddings/codec.js'
 
 /** A path segment percent-decoded, or as sent when it is not valid percent-encoding. */
 export function decodeSegment(segment: string): string {

@@ -2,7 +2,7 @@
 // back by a second FakeProxy's own decoder into the same neutral request; the answer comes back
 // into the neutral model, tool calls included.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { originLLM } from '../../src/proxy/upstream/origin-llm.js'
+import { originLLM } from '../../src/upstream/origin-llm.js'
 import { FakeProxy, scriptedLLM, toolCall, type ModelRequest } from '../../src/index.js'
 
 const upstream = new FakeProxy({ llm: scriptedLLM((req) => (req.tools ? toolCall('lookup', { q: 'x' }, 'call_1') : 'plain answer')) })

@@ -55,8 +55,8 @@ test.each(['src/in-process.ts', 'matchers/index.ts'])('%s loads without Node', a
 
 test('the check sees what it guards against', async () => {
   // The server module itself: the marker and the import show up, so an empty result above means something.
-  const { metafile, texts } = await bundle('src/proxy/server.ts')
-  const loaded = loadedAtOnce(metafile, 'src/proxy/server.ts')
+  const { metafile, texts } = await bundle('src/server/server.ts')
+  const loaded = loadedAtOnce(metafile, 'src/server/server.ts')
   expect(loaded.flatMap((output) => metafile.outputs[output].imports.map((item) => item.path))).toContain('node:http')
   expect(loaded.some((output) => texts.get(output)!.includes('__NODE_GLOBAL_Buffer__'))).toBe(true)
 })

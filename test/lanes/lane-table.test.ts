@@ -1,8 +1,8 @@
 // The lane table remembers the names of the last 1,000 closed lanes (so a late request is told
 // which lane it missed), forgetting the oldest first.
 import { expect, test } from 'vitest'
-import { LaneTable } from '../../src/proxy/lanes.js'
-import type { ProxyState } from '../../src/proxy/handle-request.js'
+import { LaneTable } from '../../src/server/lanes.js'
+import type { ProxyState } from '../../src/server/handle-request.js'
 
 const root = {} as ProxyState
 

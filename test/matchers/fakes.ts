@@ -4,7 +4,7 @@
  */
 import { KIND } from '../../src/kinds.js'
 import type { ModelRequest, ModelResponse, Part } from '../../src/llm/types.js'
-import type { FakeRequest, Refusal } from '../../src/proxy/types.js'
+import type { FakeRequest, Refusal } from '../../src/server/types.js'
 
 export function userRequest(text: string, extra: Partial<ModelRequest> = {}): ModelRequest {
   return { model: 'mock', messages: [{ role: 'user', content: [{ type: 'text', text }] }], stream: false, ...extra }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { createProxyError } from '../../src/proxy-error.js'
+import { createProxyError } from '../../src/gateway/proxy-error.js'
 import { fakeAgent, fakeProxy, fakeRequest, userRequest } from './fakes.js'
 import { failureOf, plain } from './setup-expect.js'
 

@@ -11,7 +11,7 @@ import { APICallError, embedMany, generateText, Output, stepCountIs, streamText,
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import { scriptedLLM, toolCall } from '../../src/index.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { startProxy } from '../proxy/helpers.js'
 
 ;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false

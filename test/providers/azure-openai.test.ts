@@ -8,7 +8,7 @@ import { zodResponseFormat } from 'openai/helpers/zod'
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import { scriptedLLM, toolCall } from '../../src/index.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { postJson, raw, startProxy } from '../proxy/helpers.js'
 
 const apiVersion = '2024-10-21'

@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { scriptedLLM, toolCall } from '../../src/index.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { startProxy } from '../proxy/helpers.js'
 
 function bedrockFor(proxy: FakeProxy, maxAttempts = 1): BedrockRuntimeClient {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import { scriptedLLM, toolCall } from '../../src/index.js'
-import { decodeMessages } from '../../src/wire/eventstream.js'
+import { decodeMessages } from '../../src/wire/bedrock/eventstream.js'
 import { postJson, raw, startProxy } from '../proxy/helpers.js'
 import { jsonLines, keyPaths, keyPathsOfAll, recording, sorted } from './conformance.js'
 

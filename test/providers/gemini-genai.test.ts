@@ -6,9 +6,9 @@
 import { ApiError, GoogleGenAI, Type, type Content } from '@google/genai'
 import { describe, expect, test } from 'vitest'
 import { ScriptedLLM, scriptedLLM, toolCall } from '../../src/index.js'
-import { CANNED_REPLY } from '../../src/proxy/default-brain.js'
+import { CANNED_REPLY } from '../../src/server/default-brain.js'
 import { startProxy } from '../proxy/helpers.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 
 function genaiFor(proxy: FakeProxy, retryAttempts?: number): GoogleGenAI {
   return new GoogleGenAI({

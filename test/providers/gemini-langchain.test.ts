@@ -8,7 +8,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages'
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import { scriptedLLM, toolCall } from '../../src/index.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { startProxy } from '../proxy/helpers.js'
 
 function chatFor(proxy: FakeProxy, maxRetries = 0): ChatGoogleGenerativeAI {

@@ -6,8 +6,8 @@
 import { Ollama, type Message } from 'ollama'
 import { describe, expect, test } from 'vitest'
 import { scriptedLLM, toolCall } from '../../src/index.js'
-import { CANNED_REPLY } from '../../src/proxy/default-brain.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import { CANNED_REPLY } from '../../src/server/default-brain.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { raw, startProxy } from '../proxy/helpers.js'
 
 const ollamaFor = (proxy: FakeProxy): Ollama => new Ollama({ host: proxy.url })

@@ -3,7 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai'
 import { generateText, Output, stepCountIs, streamText, tool, type LanguageModel } from 'ai'
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { ScriptedLLM } from '../../src/llm/scripted-llm.js'
 import { listLLM, startProxy, text, toolCall } from './helpers.js'
 

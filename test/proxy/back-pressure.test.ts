@@ -13,7 +13,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import OpenAI from 'openai'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { FakeProxy, scriptedLLM } from '../../src/index.js'
-import { decodeMessages } from '../../src/wire/eventstream.js'
+import { decodeMessages } from '../../src/wire/bedrock/eventstream.js'
 import { tempDir } from './record/mount.js'
 
 /** A reply of `length` characters, streamed one character per event. */

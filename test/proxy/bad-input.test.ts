@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import { describe, expect, test } from 'vitest'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
-import { MAX_BODY_BYTES } from '../../src/proxy/server.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
+import { MAX_BODY_BYTES } from '../../src/server/server.js'
 import { openaiFor, postJson, raw, startProxy } from './helpers.js'
 
 /** After bad input the proxy must still answer a good request. */

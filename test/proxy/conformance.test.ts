@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import type { LLM, ModelRequest, StreamEvent, StreamOptions } from '../../src/llm/types.js'
-import type { FakeProxy } from '../../src/proxy/fake-proxy.js'
-import { wireId } from '../../src/proxy/wire-ids.js'
+import type { FakeProxy } from '../../src/server/fake-proxy.js'
+import { wireId } from '../../src/wire/wire-ids.js'
 import OpenAI from 'openai'
 import { listLLM, startProxy, text, toolCall } from './helpers.js'
 

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import type { ModelResponse } from '../../src/llm/types.js'
-import { frameData, splitArguments, type EncodeContext, type ModelDialect } from '../../src/proxy/dialect.js'
-import { BrainEvents } from '../../src/proxy/brain-events.js'
-import type { FakeRequest } from '../../src/proxy/types.js'
-import { anthropicMessages } from '../../src/wire/anthropic-messages.js'
-import { openaiChat } from '../../src/wire/openai-chat.js'
-import { openaiResponses } from '../../src/wire/openai-responses.js'
-import { valueFor } from '../../src/proxy/schema-values.js'
+import { frameData, splitArguments, type EncodeContext, type ModelDialect } from '../../src/wire/dialect.js'
+import { BrainEvents } from '../../src/server/brain-events.js'
+import type { FakeRequest } from '../../src/server/types.js'
+import { anthropicMessages } from '../../src/wire/anthropic-messages/codec.js'
+import { openaiChat } from '../../src/wire/openai-chat/codec.js'
+import { openaiResponses } from '../../src/wire/openai-responses/codec.js'
+import { valueFor } from '../../src/server/schema-values.js'
 
 const answer: ModelResponse = {
   content: [

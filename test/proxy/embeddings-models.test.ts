@@ -1,7 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import { embedMany } from 'ai'
 import { describe, expect, test } from 'vitest'
-import { embed } from '../../src/wire/openai-embeddings.js'
+import { embed } from '../../src/wire/openai-embeddings/codec.js'
 import { openaiFor, postJson, startProxy } from './helpers.js'
 
 describe('embeddings', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { anthropicFor, listLLM, openaiFor, raw, startProxy, text } from './helpers.js'
-import { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import { FakeProxy } from '../../src/server/fake-proxy.js'
 import { ScriptedLLM } from '../../src/llm/scripted-llm.js'
 
 const chat = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] }

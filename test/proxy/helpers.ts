@@ -5,7 +5,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { onTestFinished } from 'vitest'
-import { FakeProxy, type FakeProxyOptions } from '../../src/proxy/fake-proxy.js'
+import { FakeProxy, type FakeProxyOptions } from '../../src/server/fake-proxy.js'
 import type { LLM, ModelRequest, ModelResponse, Part, StreamEvent } from '../../src/llm/types.js'
 
 /** A running proxy, closed when the current test finishes. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { KIND } from '../../src/kinds.js'
 import { liveDoubles, resetAll } from '../../src/registry.js'
-import { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import { FakeProxy } from '../../src/server/fake-proxy.js'
 import { listLLM, openaiFor, postJson, raw, startProxy, text } from './helpers.js'
 
 const chat = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { CANNED_REPLY } from '../../src/proxy/default-brain.js'
+import { CANNED_REPLY } from '../../src/server/default-brain.js'
 import { listLLM, openaiFor, startProxy, text, toolCall } from './helpers.js'
 
 describe('OpenAI Chat Completions through the openai client', () => {

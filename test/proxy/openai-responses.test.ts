@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { CANNED_REPLY } from '../../src/proxy/default-brain.js'
+import { CANNED_REPLY } from '../../src/server/default-brain.js'
 import { listLLM, openaiFor, postJson, startProxy, text, toolCall } from './helpers.js'
 import type { ModelResponse } from '../../src/llm/types.js'
 import { ScriptedLLM } from '../../src/llm/scripted-llm.js'

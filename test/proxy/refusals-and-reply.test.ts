@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { createProxyError } from '../../src/proxy-error.js'
+import { createProxyError } from '../../src/gateway/proxy-error.js'
 import type { LLM } from '../../src/llm/types.js'
-import { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import { FakeProxy } from '../../src/server/fake-proxy.js'
 import { anthropicFor, listLLM, openaiFor, postJson, startProxy, text } from './helpers.js'
 
 const chat = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] }

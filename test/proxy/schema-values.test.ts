@@ -1,7 +1,7 @@
 /** SPEC §10.4: the bounded generator of schema-valid values the default brain answers with. */
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import { SchemaTooLarge, VALUE_LIMITS, valueFor } from '../../src/proxy/schema-values.js'
+import { SchemaTooLarge, VALUE_LIMITS, valueFor } from '../../src/server/schema-values.js'
 
 function tooLarge(schema: unknown): SchemaTooLarge {
   try {

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { installNetworkGuard } from '../../src/guard/network-guard.js'
 import { routeProvidersTo } from '../../src/guard/provider-hosts.js'
 import { REAL_MODEL_CALL } from '../../src/guard/real-model-call.js'
-import { FakeProxy } from '../../src/proxy/fake-proxy.js'
+import { FakeProxy } from '../../src/server/fake-proxy.js'
 import { installSafetyNet, withDefaultBaseUrls, type SafetyNet } from '../guard/helpers.js'
 import { localLookup, send } from './http-helpers.js'
 

@@ -4,7 +4,7 @@
  * a clear error naming the fault and its offset.
  */
 import { describe, expect, test } from 'vitest'
-import { EventStreamError, crc32, decodeMessages, encodeEventMessage, encodeExceptionMessage, encodeMessage } from '../../src/wire/eventstream.js'
+import { EventStreamError, crc32, decodeMessages, encodeEventMessage, encodeExceptionMessage, encodeMessage } from '../../src/wire/bedrock/eventstream.js'
 import { recording } from '../providers/conformance.js'
 
 const realException = Buffer.from(recording('bedrock/model-stream-error-exception.eventstream.base64.txt').trim(), 'base64')

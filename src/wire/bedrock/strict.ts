@@ -4,7 +4,7 @@
  * `ValidationException`, not a crash of the decoder.
  * @module
  */
-import { BadRequest } from '../../proxy/dialect.js'
+import { BadRequest } from '../dialect.js'
 import { checkShape, quoteValue, type Shape } from '../shape.js'
 
 const block: Shape = {

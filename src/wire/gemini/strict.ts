@@ -4,7 +4,7 @@
  * 'contents[0].parts[0].text' (TYPE_STRING)"), as the real API answers a proto type mismatch.
  * @module
  */
-import { BadRequest } from '../../proxy/dialect.js'
+import { BadRequest } from '../dialect.js'
 import { checkShape, quoteValue, type Shape } from '../shape.js'
 
 const call: Shape = { fields: { id: 'string', name: 'string', args: 'object' } }

@@ -4,7 +4,7 @@
  * into Go struct field Message.messages.content of type string`, not a 200.
  * @module
  */
-import { BadRequest } from '../../proxy/dialect.js'
+import { BadRequest } from '../dialect.js'
 import { checkShape, jsonKind, type Shape } from '../shape.js'
 
 const options: Shape = {

@@ -3,7 +3,7 @@
  * proxy, blocked its event loop for a minute or answered 500. Prints one JSON line: each
  * request's status and error body, and whether the proxy still served afterwards.
  */
-import { FakeProxy } from '../../../src/proxy/fake-proxy.js'
+import { FakeProxy } from '../../../src/server/fake-proxy.js'
 
 const proxy = await new FakeProxy().start()
 const post = async (path: string, body: string): Promise<{ status: number; body: unknown }> => {

@@ -4,7 +4,7 @@
  */
 import OpenAI from 'openai'
 import { describe, expect, test } from 'vitest'
-import { EMBEDDING_LIMITS } from '../../../src/wire/openai-embeddings.js'
+import { EMBEDDING_LIMITS } from '../../../src/wire/openai-embeddings/codec.js'
 import { openaiFor, startProxy } from '../helpers.js'
 
 type Params = OpenAI.EmbeddingCreateParams

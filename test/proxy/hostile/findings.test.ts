@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import type { LLM } from '../../../src/llm/types.js'
-import { ResponseMemory } from '../../../src/proxy/response-memory.js'
+import { ResponseMemory } from '../../../src/wire/response-memory.js'
 import { anthropicFor, openaiFor, startProxy, text } from '../helpers.js'
 
 function runChild(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -4,7 +4,7 @@
  * afterwards. With `validate: false` the decoders alone must still never answer 5xx.
  */
 import { describe, expect, test } from 'vitest'
-import type { FakeProxy } from '../../../src/proxy/fake-proxy.js'
+import type { FakeProxy } from '../../../src/server/fake-proxy.js'
 import { listLLM, openaiFor, startProxy, text } from '../helpers.js'
 import { fuzzCases, isAnthropicError, isOpenAIError, sendAll, type Field, type FuzzAnswer } from './fuzz.js'
 

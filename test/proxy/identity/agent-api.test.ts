@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { AgentBook } from '../../../src/proxy/agent-book.js'
-import { handleAgentApi, type AgentApiContext } from '../../../src/proxy/agent-api.js'
-import { allFeatures, type ProxyFeature } from '../../../src/proxy/types.js'
+import { AgentBook } from '../../../src/gateway/agent-book.js'
+import { handleAgentApi, type AgentApiContext } from '../../../src/gateway/agent-api.js'
+import { allFeatures, type ProxyFeature } from '../../../src/server/types.js'
 
 /** `'anyone'`: no agents list, so every valid name is enrolled. */
 function context(agents: string[] | 'anyone' = ['researcher'], features: readonly ProxyFeature[] = allFeatures): AgentApiContext {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { AgentBook } from '../../../src/proxy/agent-book.js'
-import { checkModelRequest, checkModelRequestDetail, type CheckInput } from '../../../src/proxy/checks.js'
-import { allFeatures, type Identity, type ProxyFeature } from '../../../src/proxy/types.js'
+import { AgentBook } from '../../../src/gateway/agent-book.js'
+import { checkModelRequest, checkModelRequestDetail, type CheckInput } from '../../../src/gateway/checks.js'
+import { allFeatures, type Identity, type ProxyFeature } from '../../../src/server/types.js'
 
 function bookWithDefinition(): { book: AgentBook; cid: string } {
   const book = new AgentBook(['researcher'])

@@ -4,9 +4,9 @@ import Anthropic from '@anthropic-ai/sdk'
 import { generateText } from 'ai'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { AgentUnknown, FilesUnknown, UpstreamResponseLost, proxyError } from '../../../src/proxy-error.js'
-import { FakeProxy } from '../../../src/proxy/fake-proxy.js'
-import { ProxyClient } from '../../../src/proxy/proxy-client.js'
+import { AgentUnknown, FilesUnknown, UpstreamResponseLost, proxyError } from '../../../src/gateway/proxy-error.js'
+import { FakeProxy } from '../../../src/server/fake-proxy.js'
+import { ProxyClient } from '../../../src/gateway/proxy-client.js'
 
 let proxy: FakeProxy
 beforeAll(async () => {

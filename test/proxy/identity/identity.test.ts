@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AGENT_NAME, checkAgentNames, forwardableHeaders, isSubagentPath, readIdentity } from '../../../src/proxy/identity.js'
+import { AGENT_NAME, checkAgentNames, forwardableHeaders, isSubagentPath, readIdentity } from '../../../src/gateway/identity.js'
 
 describe('readIdentity', () => {
   it('reads the three headers (names lower-cased, as Node gives them), first of repeated values, trimmed', () => {

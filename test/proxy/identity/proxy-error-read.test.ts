@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { RateLimited, UpstreamResponseLost, createProxyError, proxyError } from '../../../src/proxy-error.js'
-import { refusalAnswer } from '../../../src/proxy/refusal-answer.js'
+import { RateLimited, UpstreamResponseLost, createProxyError, proxyError } from '../../../src/gateway/proxy-error.js'
+import { refusalAnswer } from '../../../src/gateway/refusal-answer.js'
 
 // Errors fabricated in the shape each client throws (see wire-protocols.md §1.6).
 

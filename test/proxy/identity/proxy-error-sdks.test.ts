@@ -5,9 +5,9 @@ import Anthropic from '@anthropic-ai/sdk'
 import { generateText } from 'ai'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ProxyError, RateLimited, UpstreamResponseLost, proxyError } from '../../../src/proxy-error.js'
-import { refusalAnswer } from '../../../src/proxy/refusal-answer.js'
-import { isRefusalCode, refusalCodes, type RefusalCode } from '../../../src/refusal-codes.js'
+import { ProxyError, RateLimited, UpstreamResponseLost, proxyError } from '../../../src/gateway/proxy-error.js'
+import { refusalAnswer } from '../../../src/gateway/refusal-answer.js'
+import { isRefusalCode, refusalCodes, type RefusalCode } from '../../../src/gateway/refusal-codes.js'
 import { readBody, send, serve, type TestServer } from './serve.js'
 
 const codes = Object.keys(refusalCodes) as RefusalCode[]

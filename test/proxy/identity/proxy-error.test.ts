@@ -10,8 +10,8 @@ import {
   createProxyError,
   isProxyError,
   refusal,
-} from '../../../src/proxy-error.js'
-import { refusalCodes, type RefusalCode } from '../../../src/refusal-codes.js'
+} from '../../../src/gateway/proxy-error.js'
+import { refusalCodes, type RefusalCode } from '../../../src/gateway/refusal-codes.js'
 
 const codes = Object.keys(refusalCodes) as RefusalCode[]
 
@@ -59,7 +59,7 @@ describe('ProxyError', () => {
 
   it('instanceof and isProxyError hold across two copies of the module', async () => {
     vi.resetModules()
-    const other = await import('../../../src/proxy-error.js?copy=2' as string) as typeof import('../../../src/proxy-error.js')
+    const other = await import('../../../src/gateway/proxy-error.js?copy=2' as string) as typeof import('../../../src/gateway/proxy-error.js')
     expect(other.ProxyError).not.toBe(ProxyError)
     const foreign = other.createProxyError('definition_unknown')
     expect(foreign).toBeInstanceOf(ProxyError)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { refusalAnswer } from '../../../src/proxy/refusal-answer.js'
-import { refusalCodes, type RefusalCode } from '../../../src/refusal-codes.js'
+import { refusalAnswer } from '../../../src/gateway/refusal-answer.js'
+import { refusalCodes, type RefusalCode } from '../../../src/gateway/refusal-codes.js'
 
 const codes = Object.keys(refusalCodes) as RefusalCode[]
 

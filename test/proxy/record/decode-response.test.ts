@@ -5,9 +5,9 @@
  */
 import { describe, expect, test } from 'vitest'
 import type { ModelResponse, Part } from '../../../src/llm/types.js'
-import type { Dialect } from '../../../src/proxy/types.js'
-import { decodeUpstreamResponse } from '../../../src/proxy/upstream/decode-response.js'
-import { parseSse } from '../../../src/proxy/upstream/sse-events.js'
+import type { Dialect } from '../../../src/server/types.js'
+import { decodeUpstreamResponse } from '../../../src/upstream/decode-response.js'
+import { parseSse } from '../../../src/upstream/sse-events.js'
 import { listLLM, startProxy } from '../helpers.js'
 
 const usage = { inputTokens: 12, outputTokens: 34 }

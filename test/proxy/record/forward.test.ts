@@ -4,7 +4,7 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import { describe, expect, test } from 'vitest'
-import { UpstreamBrokeOff, UpstreamUnreachable, forwardToUpstream, upstreamUrl, type ForwardOptions, type ForwardResult } from '../../../src/proxy/upstream/forward.js'
+import { UpstreamBrokeOff, UpstreamUnreachable, forwardToUpstream, upstreamUrl, type ForwardOptions, type ForwardResult } from '../../../src/upstream/forward.js'
 import { deadOrigin, gate, readAll, serve } from './serve.js'
 
 const text = (body: Uint8Array): string => Buffer.from(body).toString('utf8')

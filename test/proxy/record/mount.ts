@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
 import type { ModelRequest } from '../../../src/llm/types.js'
-import { forwardableHeaders } from '../../../src/proxy/identity.js'
-import { RecordMode, type RecordModeOptions, type RecordOutcome } from '../../../src/proxy/record-mode.js'
-import { findRoute } from '../../../src/proxy/routes.js'
+import { forwardableHeaders } from '../../../src/gateway/identity.js'
+import { RecordMode, type RecordModeOptions, type RecordOutcome } from '../../../src/upstream/record-mode.js'
+import { findRoute } from '../../../src/wire/dialects.js'
 import { readAll, serve } from './serve.js'
 
 /** A running RecordMode front: its URL and every outcome `serve()` gave, in order. */

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { ScriptedLLM } from '../../../src/llm/scripted-llm.js'
 import type { ModelRequest, ModelResponse } from '../../../src/llm/types.js'
-import { TranscriptSink } from '../../../src/proxy/upstream/transcript-sink.js'
+import { TranscriptSink } from '../../../src/upstream/transcript-sink.js'
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-doubles-sink-'))

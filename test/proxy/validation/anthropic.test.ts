@@ -4,7 +4,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { FakeProxy } from '../../../src/proxy/fake-proxy.js'
+import { FakeProxy } from '../../../src/server/fake-proxy.js'
 import { anthropicFor } from '../helpers.js'
 
 const user = { role: 'user', content: 'hi' }

@@ -5,7 +5,7 @@
  */
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { FakeProxy } from '../../../src/proxy/fake-proxy.js'
+import { FakeProxy } from '../../../src/server/fake-proxy.js'
 import { openaiFor } from '../helpers.js'
 
 const user = { role: 'user', content: 'hi' }

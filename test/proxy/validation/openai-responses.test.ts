@@ -4,7 +4,7 @@
  */
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { FakeProxy } from '../../../src/proxy/fake-proxy.js'
+import { FakeProxy } from '../../../src/server/fake-proxy.js'
 import { listLLM, openaiFor, startProxy, toolCall, text } from '../helpers.js'
 import '../../matchers/setup-expect.js'
 

@@ -1,0 +1,132 @@
+/**
+ * Lanes (SPEC §9): one server, many isolated fakes. A lane's routes answer under
+ * `/~<id>`; this table finds the lane a request names, strips the prefix, and decides where a
+ * request that names no lane goes — to the only running test's lane, or nowhere (409) when
+ * several tests run and the caller could be any of them.
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { utf8Length } from '../internal/bytes.js'
+import { inputErrorBody } from '../wire/dialect.js'
+import type { ProxyState } from './handle-request.js'
+import { errorStyleFor, findRoute } from '../wire/dialects.js'
+
+/** One open lane, as the server sees it. */
+export interface LaneEntry {
+  readonly id: string
+  readonly name: string
+  readonly state: ProxyState
+  /** A lane the fixtures made for a running test: lane-less requests may be meant for it. */
+  readonly test: boolean
+}
+
+/** Where one request goes. */
+export type LaneChoice =
+  | { kind: 'lane'; state: ProxyState; url: string }
+  | { kind: 'closed'; id: string; name: string | undefined; url: string }
+  | { kind: 'ambiguous'; tests: readonly string[]; url: string }
+
+/** `/~<id>` and what follows it (a path, a query, or nothing). */
+const LANE_PREFIX = /^\/~([^/?]*)(.*)$/s
+
+/** Closed lanes remembered by name, so a late request is told which lane it missed. */
+const REMEMBERED_CLOSED = 1_000
+
+/** The open lanes of one proxy, by id. */
+export class LaneTable {
+  readonly #open = new Map<string, LaneEntry>()
+  readonly #closed = new Map<string, string>()
+  /**
+   * The remembered closed ids in a ring, oldest at `#oldest`: evicting by a known key keeps
+   * `remove` constant-time, where taking a Map's first key walks the holes its deletions left
+   * (after 1,000 tests, a few µs on every close).
+   */
+  readonly #closedOrder: string[] = []
+  #oldest = 0
+  #tests = 0
+  #next = 0
+
+  /** A fresh lane id: short, URL-safe, never reused by this proxy. */
+  nextId(): string {
+    return (++this.#next).toString(36)
+  }
+
+  add(entry: LaneEntry): void {
+    this.#open.set(entry.id, entry)
+    if (entry.test) this.#tests++
+  }
+
+  remove(id: string): void {
+    const entry = this.#open.get(id)
+    if (!entry) return
+    this.#open.delete(id)
+    if (entry.test) this.#tests--
+    this.#closed.set(id, entry.name)
+    if (this.#closedOrder.length < REMEMBERED_CLOSED) {
+      this.#closedOrder.push(id)
+      return
+    }
+    this.#closed.delete(this.#closedOrder[this.#oldest]!)
+    this.#closedOrder[this.#oldest] = id
+    this.#oldest = (this.#oldest + 1) % REMEMBERED_CLOSED
+  }
+
+  isOpen(id: string): boolean {
+    return this.#open.has(id)
+  }
+
+  /** The open lanes, oldest first. */
+  entries(): IterableIterator<LaneEntry> {
+    return this.#open.values()
+  }
+
+  /** The test lanes open now. */
+  runningTests(): LaneEntry[] {
+    if (this.#tests === 0) return []
+    return [...this.#open.values()].filter((entry) => entry.test)
+  }
+
+  /**
+   * The lane `url` names (`/~<id>/…`, the prefix stripped from the returned `url`); for a
+   * lane-less URL, the only running test's lane, else `root` when no test lane is open.
+   */
+  choose(url: string, root: ProxyState): LaneChoice {
+    const named = LANE_PREFIX.exec(url)
+    if (named) {
+      const [, id = '', tail = ''] = named
+      const rest = tail.startsWith('/') ? tail : `/${tail}`
+      const entry = this.#open.get(id)
+      if (entry) return { kind: 'lane', state: entry.state, url: rest }
+      return { kind: 'closed', id, name: this.#closed.get(id), url: rest }
+    }
+    if (this.#tests === 0) return { kind: 'lane', state: root, url }
+    const tests = this.runningTests()
+    if (tests.length === 1) return { kind: 'lane', state: tests[0]!.state, url }
+    return { kind: 'ambiguous', tests: tests.map((entry) => entry.name), url }
+  }
+}
+
+/**
+ * Answers a request that reached no lane, in the error shape of the route it was meant for,
+ * with `x-should-retry: false`: retrying cannot make a closed lane open or a shared base URL
+ * name one test.
+ */
+export function answerNoLane(req: IncomingMessage, res: ServerResponse, choice: Exclude<LaneChoice, { kind: 'lane' }>): void {
+  req.resume()
+  const path = pathOf(choice.url)
+  const style = findRoute(path)?.dialect.errorStyle ?? errorStyleFor(path, req.headers)
+  const status = choice.kind === 'closed' ? 404 : 409
+  const message =
+    choice.kind === 'closed'
+      ? `[agent-doubles] FakeProxy lane ${choice.name === undefined ? `~${choice.id}` : `"${choice.name}" (~${choice.id})`} is closed${choice.name === undefined ? ' or never existed' : ''}; a lane lives as long as the test that took it`
+      : `[agent-doubles] FakeProxy: this request names no lane and ${choice.tests.length} tests are running (${choice.tests.map((name) => JSON.stringify(name)).join(', ')}), so it could be any of theirs; build the client from fakeProxy.url (the test's own lane) instead of the environment's base URL`
+  const text = JSON.stringify(inputErrorBody(style === 'local' ? 'openai' : style, status, message))
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(utf8Length(text)), 'x-should-retry': 'false' })
+  res.end(text)
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?')
+  return query === -1 ? url : url.slice(0, query)
+}

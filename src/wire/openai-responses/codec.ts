@@ -1,0 +1,322 @@
+/**
+ * OpenAI Responses (`POST /v1/responses`), JSON and SSE, per `reference/wire-protocols.md` §3.
+ * @module
+ */
+import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition } from '../../llm/types.js'
+import {
+  appendPart,
+  argumentsJson,
+  decodeToolList,
+  imageFromUrl,
+  numberOr,
+  optionalString,
+  parseArguments,
+  record,
+  requireString,
+  splitArguments,
+  textOf,
+  toolNameFor,
+  BadRequest,
+  type EncodeContext,
+  type ModelDialect,
+  type RequestTarget,
+  type EmitFrame,
+  type SseFrame,
+  type StreamEncoder,
+} from '../dialect.js'
+import { wireId, type WireIdKind } from '../wire-ids.js'
+import type { ResponseMemory } from '../response-memory.js'
+
+/** The OpenAI Responses dialect. */
+export const openaiResponses: ModelDialect = {
+  id: 'openai-responses',
+  kind: 'model',
+  errorStyle: 'openai',
+  needs: ['responses_api'],
+  toolCallIds: 'openai-call',
+  decode,
+  encodeJson,
+  encodeStream,
+  streamError,
+}
+
+/**
+ * What real traffic sends when a started stream fails: an `error` event (its details nested
+ * under `error`, as recorded) and then `response.failed`. Every event before took one sequence
+ * number, from 0.
+ */
+function streamError(message: string, framesSent: number, context: EncodeContext): SseFrame[] {
+  const error = { type: 'server_error', code: 'server_error', message, param: null }
+  const failed = { ...responseObject(context, 'failed', []), error: { code: error.code, message } }
+  return [
+    { event: 'error', data: JSON.stringify({ type: 'error', sequence_number: framesSent, error }) },
+    { event: 'response.failed', data: JSON.stringify({ type: 'response.failed', sequence_number: framesSent + 1, response: failed }) },
+  ]
+}
+
+/** The id of output item `n` of this answer. */
+function itemId(kind: WireIdKind, context: EncodeContext, n: number): string {
+  return wireId(kind, `${context.id}/${n}`)
+}
+
+function decode(json: Record<string, unknown>, _target?: RequestTarget, memory?: ResponseMemory): ModelRequest {
+  const model = requireString(json, 'model')
+  const system: string[] = typeof json.instructions === 'string' && json.instructions !== '' ? [json.instructions] : []
+  // A conversation continued with `previous_response_id` starts from what that response saw and
+  // said (instructions are not carried over, as with OpenAI).
+  const previous = typeof json.previous_response_id === 'string' ? memory?.get(json.previous_response_id) : undefined
+  const messages: Message[] = previous ? structuredClone(previous) as Message[] : []
+  if (typeof json.input === 'string') messages.push({ role: 'user', content: [{ type: 'text', text: json.input }] })
+  else if (Array.isArray(json.input)) json.input.forEach((raw, n) => decodeItem(record(raw), `input[${n}]`, system, messages, memory))
+  else throw new BadRequest('input must be a string or an array of input items', 'input')
+  const request: ModelRequest = { model, messages, stream: json.stream === true }
+  if (system.length > 0) request.system = system.join('\n\n')
+  const tools = decodeTools(json.tools)
+  if (tools.length > 0) request.tools = tools
+  const toolChoice = decodeToolChoice(json.tool_choice)
+  if (toolChoice) request.toolChoice = toolChoice
+  const format = record(record(json.text).format)
+  if (format.type === 'json_schema') {
+    request.responseFormat = { type: 'json', schema: format.schema, ...(typeof format.name === 'string' ? { name: format.name } : {}) }
+  } else if (format.type === 'json_object') request.responseFormat = { type: 'json' }
+  const maxTokens = numberOr(json.max_output_tokens)
+  if (maxTokens !== undefined) request.maxTokens = maxTokens
+  const temperature = numberOr(json.temperature)
+  if (temperature !== undefined) request.temperature = temperature
+  return request
+}
+
+function decodeItem(item: Record<string, unknown>, at: string, system: string[], messages: Message[], memory: ResponseMemory | undefined): void {
+  if (item.type === 'function_call') {
+    const id = optionalString(item.call_id, `${at}.call_id`)
+    appendPart(messages, 'assistant', { type: 'tool-call', id, name: optionalString(item.name, `${at}.name`), args: parseArguments(item.arguments) })
+  } else if (item.type === 'function_call_output') {
+    const id = optionalString(item.call_id, `${at}.call_id`)
+    const name = toolNameFor(messages, id)
+    const result = typeof item.output === 'string' ? item.output : textOf(item.output)
+    appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result })
+  } else if (item.type === 'reasoning') {
+    const text = textOf(item.summary)
+    if (text !== '') appendPart(messages, 'assistant', { type: 'reasoning', text })
+  } else if (item.role === 'system' || item.role === 'developer') {
+    system.push(textOf(item.content))
+  } else if (item.role === 'assistant') {
+    const text = textOf(item.content)
+    if (text !== '') appendPart(messages, 'assistant', { type: 'text', text })
+  } else if (item.role === 'user') {
+    messages.push({ role: 'user', content: decodeUserContent(item.content) })
+  } else if (item.type === 'item_reference' && typeof item.id === 'string') {
+    // The AI SDK replays earlier answers by id (`store` defaults to true): put back what we sent.
+    for (const message of memory?.get(item.id) ?? []) for (const part of message.content) appendPart(messages, 'assistant', structuredClone(part))
+  }
+}
+
+/**
+ * Notes an output item this dialect sent under its id, so a later `item_reference` input item
+ * decodes to what it stands for.
+ */
+function remember(memory: ResponseMemory | undefined, id: string, part: Part): void {
+  memory?.set(id, [{ role: 'assistant', content: [part] }])
+}
+
+/** Notes an answered response's conversation (its input plus its output) under its id. */
+function rememberConversation(context: EncodeContext, response: ModelResponse): void {
+  context.memory?.set(wireId('response', context.id), [...context.request.messages, { role: 'assistant', content: response.content }])
+}
+
+function decodeUserContent(content: unknown): Part[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }]
+  const parts: Part[] = []
+  for (const raw of Array.isArray(content) ? content : []) {
+    const block = record(raw)
+    if ((block.type === 'input_text' || block.type === 'text') && typeof block.text === 'string') parts.push({ type: 'text', text: block.text })
+    else if (block.type === 'input_image' && typeof block.image_url === 'string') parts.push(imageFromUrl(block.image_url))
+  }
+  return parts
+}
+
+function decodeTools(tools: unknown): ToolDefinition[] {
+  return decodeToolList(tools, (tool) =>
+    tool.type === 'function' ? { name: tool.name, description: tool.description, schema: tool.parameters } : undefined,
+  )
+}
+
+function decodeToolChoice(choice: unknown): ToolChoice | undefined {
+  if (choice === 'auto' || choice === 'none' || choice === 'required') return choice
+  const name = record(choice).name
+  return typeof name === 'string' ? { type: 'tool', name } : undefined
+}
+
+type OutputItem = Record<string, unknown> & { id: string }
+
+function messageItem(id: string, text: string, status: string): OutputItem {
+  return { id, type: 'message', status, role: 'assistant', content: status === 'in_progress' ? [] : [textPart(text)] }
+}
+
+function textPart(text: string): Record<string, unknown> {
+  return { type: 'output_text', annotations: [], logprobs: [], text }
+}
+
+function callItem(id: string, call: { id: string; name: string; args: unknown }, status: string): OutputItem {
+  return { id, type: 'function_call', status, arguments: status === 'in_progress' ? '' : argumentsJson(call.args), call_id: call.id, name: call.name }
+}
+
+function reasoningItem(id: string, text: string, done: boolean): OutputItem {
+  return { id, type: 'reasoning', summary: done ? [{ type: 'summary_text', text }] : [] }
+}
+
+/** The output items of a whole answer: consecutive text in one message, each call its own item. */
+function outputItems(content: readonly Part[], context: EncodeContext): OutputItem[] {
+  const items: OutputItem[] = []
+  content.forEach((part, n) => {
+    const last = items.at(-1)
+    if (part.type === 'text') {
+      if (last?.type === 'message') (last.content as { text: string }[])[0].text += part.text
+      else items.push(messageItem(itemId('response-message', context, n), part.text, 'completed'))
+    } else if (part.type === 'tool-call') items.push(callItem(itemId('function-call-item', context, n), part, 'completed'))
+    else if (part.type === 'reasoning') items.push(reasoningItem(itemId('reasoning-item', context, n), part.text, true))
+  })
+  return items
+}
+
+/**
+ * The response object with every field of recorded real traffic, echoing what the request set.
+ * `service_tier` is `auto` until the answer is done, then the tier that served it, as recorded.
+ */
+function responseObject(context: EncodeContext, status: string, output: OutputItem[], response?: ModelResponse): Record<string, unknown> {
+  const json = context.json
+  const incomplete = response?.finishReason === 'length' ? 'max_output_tokens' : response?.finishReason === 'content-filter' ? 'content_filter' : undefined
+  const done = status === 'completed'
+  return {
+    id: wireId('response', context.id),
+    object: 'response',
+    created_at: context.created,
+    status: incomplete && done ? 'incomplete' : status,
+    background: json.background ?? false,
+    completed_at: done ? context.created : null,
+    error: null,
+    frequency_penalty: json.frequency_penalty ?? 0,
+    incomplete_details: incomplete ? { reason: incomplete } : null,
+    instructions: json.instructions ?? null,
+    max_output_tokens: json.max_output_tokens ?? null,
+    max_tool_calls: json.max_tool_calls ?? null,
+    model: response?.model ?? context.request.model,
+    moderation: null,
+    output,
+    parallel_tool_calls: json.parallel_tool_calls ?? true,
+    presence_penalty: json.presence_penalty ?? 0,
+    previous_response_id: json.previous_response_id ?? null,
+    prompt_cache_key: json.prompt_cache_key ?? null,
+    prompt_cache_retention: json.prompt_cache_retention ?? null,
+    reasoning: { effort: record(json.reasoning).effort ?? null, summary: record(json.reasoning).summary ?? null },
+    safety_identifier: json.safety_identifier ?? null,
+    service_tier: done ? 'default' : (json.service_tier ?? 'auto'),
+    store: json.store ?? true,
+    temperature: json.temperature ?? 1,
+    text: { format: record(json.text).format ?? { type: 'text' }, verbosity: record(json.text).verbosity ?? 'medium' },
+    tool_choice: json.tool_choice ?? 'auto',
+    tools: json.tools ?? [],
+    top_logprobs: json.top_logprobs ?? 0,
+    top_p: json.top_p ?? 1,
+    truncation: json.truncation ?? 'disabled',
+    usage: response ? usageOf(response) : null,
+    user: json.user ?? null,
+    metadata: json.metadata ?? {},
+  }
+}
+
+function usageOf(response: ModelResponse): unknown {
+  const { inputTokens, outputTokens } = response.usage
+  return {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: inputTokens + outputTokens,
+  }
+}
+
+function encodeJson(response: ModelResponse, context: EncodeContext): unknown {
+  const items = outputItems(response.content, context)
+  for (const item of items) rememberItem(context.memory, item)
+  rememberConversation(context, response)
+  return responseObject(context, 'completed', items, response)
+}
+
+function rememberItem(memory: ResponseMemory | undefined, item: OutputItem): void {
+  if (item.type === 'message') remember(memory, item.id, { type: 'text', text: (item.content as { text: string }[])[0].text })
+  else if (item.type === 'reasoning') remember(memory, item.id, { type: 'reasoning', text: textOf(item.summary) })
+  else if (item.type === 'function_call') {
+    remember(memory, item.id, { type: 'tool-call', id: item.call_id as string, name: item.name as string, args: parseArguments(item.arguments) })
+  }
+}
+
+function encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder {
+  let sequence = 0
+  const frame = (type: string, fields: Record<string, unknown>): SseFrame => ({
+    event: type,
+    data: JSON.stringify({ type, ...fields, sequence_number: sequence++ }),
+  })
+  const output: OutputItem[] = []
+  // The open item's delta frames differ only in the text and the sequence number: their head
+  // is serialised once when the item opens.
+  let open: { item: OutputItem; kind: 'text' | 'reasoning'; text: string; deltaType: string; deltaHead: string; deltaTail: string } | undefined
+
+  const closeOpen = (): void => {
+    if (!open) return
+    const { item, kind, text } = open
+    const at = { item_id: item.id, output_index: output.length }
+    open = undefined
+    if (kind === 'text') {
+      emit(frame('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] }))
+      emit(frame('response.content_part.done', { ...at, content_index: 0, part: textPart(text) }))
+      output.push(messageItem(item.id, text, 'completed'))
+      rememberItem(context.memory, output.at(-1) as OutputItem)
+    } else {
+      emit(frame('response.reasoning_summary_text.done', { ...at, summary_index: 0, text }))
+      emit(frame('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text } }))
+      output.push(reasoningItem(item.id, text, true))
+      rememberItem(context.memory, output.at(-1) as OutputItem)
+    }
+    emit(frame('response.output_item.done', { output_index: output.length - 1, item: output.at(-1) }))
+  }
+
+  const started = responseObject(context, 'in_progress', [])
+  emit(frame('response.created', { response: started }))
+  emit(frame('response.in_progress', { response: started }))
+  return (event) => {
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
+      const kind = event.type === 'text-delta' ? 'text' : 'reasoning'
+      if (open?.kind !== kind) {
+        closeOpen()
+        const n = output.length
+        const item = kind === 'text' ? messageItem(itemId('response-message', context, n), '', 'in_progress') : reasoningItem(itemId('reasoning-item', context, n), '', false)
+        const type = kind === 'text' ? 'response.output_text.delta' : 'response.reasoning_summary_text.delta'
+        const index = kind === 'text' ? '"content_index":0' : '"summary_index":0'
+        const deltaHead = `{"type":"${type}","item_id":${JSON.stringify(item.id)},"output_index":${n},${index},"delta":`
+        open = { item, kind, text: '', deltaType: type, deltaHead, deltaTail: kind === 'text' ? ',"logprobs":[],"sequence_number":' : ',"sequence_number":' }
+        emit(frame('response.output_item.added', { output_index: n, item }))
+        if (kind === 'text') emit(frame('response.content_part.added', { item_id: item.id, output_index: n, content_index: 0, part: textPart('') }))
+        else emit(frame('response.reasoning_summary_part.added', { item_id: item.id, output_index: n, summary_index: 0, part: { type: 'summary_text', text: '' } }))
+      }
+      open.text += event.text
+      emit({ event: open.deltaType, data: `${open.deltaHead}${JSON.stringify(event.text)}${open.deltaTail}${sequence++}}` })
+    } else if (event.type === 'tool-call') {
+      closeOpen()
+      const n = output.length
+      const id = itemId('function-call-item', context, n)
+      const args = argumentsJson(event.args)
+      emit(frame('response.output_item.added', { output_index: n, item: callItem(id, event, 'in_progress') }))
+      for (const delta of splitArguments(args)) emit(frame('response.function_call_arguments.delta', { item_id: id, output_index: n, delta }))
+      emit(frame('response.function_call_arguments.done', { item_id: id, output_index: n, arguments: args }))
+      output.push(callItem(id, event, 'completed'))
+      rememberItem(context.memory, output.at(-1) as OutputItem)
+      emit(frame('response.output_item.done', { output_index: n, item: output.at(-1) }))
+    } else if (event.type === 'finish') {
+      closeOpen()
+      rememberConversation(context, event.response)
+      const response = responseObject(context, 'completed', output, event.response)
+      emit(frame(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response }))
+    }
+  }
+}
