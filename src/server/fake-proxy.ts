@@ -396,6 +396,9 @@ export class FakeProxy {
 
   /** What the control API acts on: this proxy's records and plans, and its brain. */
   #controlTarget(): ControlTarget {
+    // The brain the last `PUT /_agent-doubles/script` loaded: replaced, it leaves the registry
+    // too, so 1,000 scripts loaded one after another hold one script's memory, not 1,000 (SPEC §24).
+    let loaded: LLM | undefined
     return {
       requests: () => this.#state.requests,
       refusals: () => this.#state.refusals,
@@ -405,7 +408,11 @@ export class FakeProxy {
         const brain = this.#llm as (LLM & { reset?: () => void }) | undefined
         brain?.reset?.()
       },
-      use: (llm) => void this.use(llm),
+      use: (llm) => {
+        this.use(llm)
+        if (loaded && loaded !== llm) unregisterDouble(loaded as unknown as Parameters<typeof unregisterDouble>[0])
+        loaded = llm
+      },
       refuse: (code, options) => void this.refuse(code as RefusalCode, options),
       providerError: providerErrorOf(this),
     }
