@@ -10,9 +10,11 @@ import { utf8Length } from '../internal/bytes.js'
 /**
  * The bounds of a generated value. `steps` bounds the work rather than the result: every schema
  * node visited and every key copied counts, failed `anyOf`/`oneOf` branches included, so a few
- * kilobytes of `anyOf` over `$ref` cannot make the search exponential (SPEC §24).
+ * kilobytes of `anyOf` over `$ref` cannot make the search exponential (SPEC §24). `ms` bounds it
+ * in time as well, for a machine so loaded that the steps alone would hold the event loop for
+ * long: checked every 1,024 steps.
  */
-export const VALUE_LIMITS = Object.freeze({ nodes: 10_000, bytes: 64 * 1024, steps: 40_000 })
+export const VALUE_LIMITS = Object.freeze({ nodes: 10_000, bytes: 64 * 1024, steps: 40_000, ms: 100 })
 
 /** How deep `$ref`s and nesting may go before a branch must end. */
 const MAX_DEPTH = 32
@@ -46,6 +48,10 @@ interface Walk {
   budget: Budget
   /** Work done so far; never given back when a branch fails, unlike {@link Budget}. */
   steps: number
+  /** When the steps must stop (`performance.now()`). */
+  deadline: number
+  /** The step count at which the clock is read next. */
+  nextClock: number
 }
 
 /**
@@ -56,7 +62,7 @@ interface Walk {
  * @throws {SchemaTooLarge} the schema needs more than 10,000 nodes or 64 KiB.
  */
 export function valueFor(schema: unknown): unknown {
-  const walk: Walk = { root: schema, budget: { nodes: 0, bytes: 0 }, steps: 0 }
+  const walk: Walk = { root: schema, budget: { nodes: 0, bytes: 0 }, steps: 0, deadline: performance.now() + VALUE_LIMITS.ms, nextClock: 1024 }
   const value = generate(walk, schema, '#', 0, 0)
   const size = utf8Length(JSON.stringify(value) ?? '')
   if (size > VALUE_LIMITS.bytes) throw new SchemaTooLarge(`the smallest value of the schema at # is ${size} bytes, over the ${VALUE_LIMITS.bytes}-byte limit`, '#')
@@ -92,6 +98,12 @@ function step(walk: Walk, path: string, work: number): void {
   walk.steps += work
   if (walk.steps > VALUE_LIMITS.steps) {
     throw new StepsSpent(`the schema at ${path} takes more than ${VALUE_LIMITS.steps} steps to answer (anyOf/oneOf/$ref combinations)`, path)
+  }
+  if (walk.steps >= walk.nextClock) {
+    walk.nextClock = walk.steps + 1024
+    if (performance.now() > walk.deadline) {
+      throw new StepsSpent(`the schema at ${path} takes more than ${VALUE_LIMITS.ms} ms to answer (anyOf/oneOf/$ref combinations)`, path)
+    }
   }
 }
 

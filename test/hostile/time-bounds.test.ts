@@ -25,7 +25,8 @@ describe('time-bounded work, measured in a child process', async () => {
     const answer = results[name]
     expect(answer.bytes).toBeGreaterThan(1_885)
     expect(answer.status).toBe(400)
-    expect(JSON.stringify(answer.body)).toContain('takes more than 40000 steps to answer')
+    // The step budget, or on a loaded machine the 100 ms that bounds the steps in time.
+    expect(JSON.stringify(answer.body)).toMatch(/takes more than (40000 steps|100 ms) to answer/)
     expect(answer.stallMs).toBeLessThan(250)
   })
 
