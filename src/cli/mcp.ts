@@ -10,7 +10,8 @@ import { PREFIX } from '../internal/describe.js'
 import { createProtocolServer } from '../mcp/protocol-server.js'
 import { loadMcpSdk, missingPeerError } from '../mcp/sdk.js'
 import { McpState } from '../mcp/state.js'
-import type { FakeMcpServerOptions } from '../mcp/types.js'
+import type { FakeMcpServerOptions, McpCall, McpMessage } from '../mcp/types.js'
+import { lineTooLong, limitLines, STDIO_LINE_LIMIT } from '../mcp/stdio-lines.js'
 
 /** The usage line printed on bad arguments. */
 export const mcpUsage = 'Usage: agent-doubles mcp --config file.json'
@@ -19,6 +20,12 @@ const OWNER = 'agent-doubles mcp'
 
 /** A running stdio server. */
 export interface StdioMcpServer {
+  /** Every JSON-RPC message received, oldest first, as over HTTP (`FakeMcpServer.requests`). */
+  readonly requests: readonly McpMessage[]
+  /** Every `tools/call`, oldest first (`FakeMcpServer.calls`). */
+  readonly calls: readonly McpCall[]
+  /** Clears the records and planned faults, as `FakeMcpServer.reset()` does. */
+  reset(): void
   /** Ends the connection. */
   close(): Promise<void>
 }
@@ -34,6 +41,7 @@ export async function serveMcpStdio(
   argv: string[],
   stdin: Readable = process.stdin,
   stdout: Writable = process.stdout,
+  stderr: Writable = process.stderr,
 ): Promise<StdioMcpServer> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { config: { type: 'string' } } })
   if (positionals[0] !== 'mcp' || positionals.length > 1 || !values.config) throw new TypeError(mcpUsage)
@@ -45,7 +53,9 @@ export async function serveMcpStdio(
   })
   state.compile = sdk.compile
   const server = createProtocolServer(sdk, state)
-  const transport = new stdio.StdioServerTransport(stdin, stdout)
+  // Oversized lines never reach the SDK's transport, which would close on them.
+  const lines = limitLines(stdin, STDIO_LINE_LIMIT, (bytes) => stderr.write(lineTooLong(bytes, STDIO_LINE_LIMIT)))
+  const transport = new stdio.StdioServerTransport(lines, stdout)
   await server.connect(transport)
   // Recorded as over HTTP, though only a test reading `requests` in-process would see them.
   const deliver = transport.onmessage
@@ -53,7 +63,16 @@ export async function serveMcpStdio(
     state.record(message)
     deliver?.(message)
   }
-  return { close: () => server.close() }
+  return {
+    get requests() {
+      return state.requests
+    },
+    get calls() {
+      return state.calls
+    },
+    reset: () => state.reset(),
+    close: () => server.close(),
+  }
 }
 
 async function readConfig(path: string): Promise<FakeMcpServerOptions> {
