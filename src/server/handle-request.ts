@@ -48,7 +48,7 @@ import { renameToolCalls, toolCallIdRenamer } from '../wire/tool-call-ids.js'
 import { INVALID_REQUEST, rejectionBody, validateRequest } from '../wire/validate.js'
 import { onRouteCrash } from './route-crash.js'
 import { embed as deterministicVector } from '../wire/openai-embeddings/codec.js'
-import { openStream, type StreamOutput } from './framing.js'
+import { openStream, startFramed, type StreamOutput } from './framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from '../wire/wire-ids.js'
 
@@ -418,14 +418,14 @@ class AnswerStreamOptions implements StreamOptions {
   })
 
   declare readonly signal: AbortSignal
-  /** SSE headers go out when the brain accepts the call, before any latency wait; other framings send theirs with the first frame. */
+  /** The headers go out when the brain accepts the call, before any latency wait, whatever the framing. */
   readonly onAccepted: (() => void) | undefined
   readonly #res: ServerResponse
   #leaving: AbortController | undefined
 
   constructor(res: ServerResponse, head: AnswerHead, framing: StreamFraming) {
     this.#res = res
-    this.onAccepted = framing === 'sse' ? () => startSse(res, head) : undefined
+    this.onAccepted = framing === 'sse' ? () => startSse(res, head) : () => startFramed(res, head, framing)
     Object.defineProperty(this, 'signal', AnswerStreamOptions.#signal)
   }
 
