@@ -14,6 +14,8 @@ export const slowTests = [
   'test/agent/memory.test.ts',
   'test/cli/cli.test.ts',
   'test/cli/mcp.test.ts',
+  'test/cli/commands.test.ts',
+  'test/cli/parent.test.ts',
   'test/proxy/hostile/findings.test.ts',
 ]
 

@@ -18,8 +18,10 @@ import { groups as laneGroups } from './proxy/lanes.bench.js'
 import { groups as inProcessGroups } from './proxy/in-process.bench.js'
 import { groups as llmGroups } from './llm/ai-sdk.bench.js'
 import { groups as agentGroups } from './agent/mock-agent.bench.js'
+import { groups as realtimeGroups } from './realtime.js'
 import { figures as memoryFigures } from './memory/figures.js'
 import { figures as fixtureFigures } from './fixtures/figures.js'
+import { figures as threeFixtureFigures } from './fixtures/three-fixtures.js'
 import { calibrate, median, runRound, type Sample } from './rounds.js'
 
 export interface BenchCase {
@@ -64,8 +66,9 @@ const families: Record<string, Array<BenchGroup | FigureGroup>> = {
   'in-process': inProcessGroups,
   llm: llmGroups,
   agent: agentGroups,
+  realtime: realtimeGroups,
   memory: memoryFigures,
-  fixtures: fixtureFigures,
+  fixtures: [...threeFixtureFigures, ...fixtureFigures],
 }
 const only = process.env.BENCH_ONLY
 if (only && !families[only]) throw new TypeError(`BENCH_ONLY must be one of ${Object.keys(families).join(', ')}, got ${JSON.stringify(only)}`)

@@ -53,11 +53,17 @@ function isFakeRequest(value: unknown): value is FakeRequest {
 /** The brand a `ProxyLane` carries (src/server/fake-proxy.ts), shared by both module copies. */
 const LANE = Symbol.for('agent-doubles.proxy-lane')
 
+/**
+ * The brand the fixtures put on a test's own lane, which is named after the test: its snapshot
+ * title leaves the name out, so renaming a test does not break its snapshots (SPEC §22).
+ */
+export const TEST_LANE = Symbol.for('agent-doubles.test-lane')
+
 const fakeProxySerializer: SnapshotSerializer = {
   test: (value) => kindOf(value) === 'FakeProxy',
-  serialize(proxy: { requests: FakeRequest[]; refusals: Refusal[]; name?: string; [LANE]?: boolean }, config, indentation) {
+  serialize(proxy: { requests: FakeRequest[]; refusals: Refusal[]; name?: string; [LANE]?: boolean; [TEST_LANE]?: boolean }, config, indentation) {
     const lines = [...renderTurns(proxyTurns(proxy.requests)), ...renderRefusals(proxy.refusals)]
-    const title = proxy[LANE] ? `ProxyLane ${JSON.stringify(proxy.name)}` : 'FakeProxy'
+    const title = proxy[LANE] ? (proxy[TEST_LANE] ? 'ProxyLane' : `ProxyLane ${JSON.stringify(proxy.name)}`) : 'FakeProxy'
     return block(`${title} (${count(proxy.requests.length, 'request')})`, lines, config, indentation)
   },
 }

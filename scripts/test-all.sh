@@ -50,6 +50,12 @@ count() {
   failed=$((failed + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)))
 }
 
+# The browser steps need the system's Chromium: say so up front, not after ten minutes.
+source scripts/chromium.sh
+if [ "$mode" = all ] && [ -z "$(find_chromium)" ]; then
+  chromium_hint | sed 's/^/⚠ test:all: /'
+fi
+
 if [ "$mode" = all ] && [ ! -d test/matrix/node24/node_modules ]; then
   step install-node24-leg npm ci --prefix test/matrix/node24 --engine-strict=false --no-audit --no-fund --loglevel=error
 fi
@@ -106,6 +112,9 @@ step browser bash scripts/test-browser.sh
 count "$log/browser.txt"
 # Failure context in Vitest's HTML report, in headless Chromium (says so and passes without one).
 step html-report node scripts/check-html-report.mjs
+# The documentation site: built (API reference included), then every page opened in headless
+# Chromium — no console error, no broken internal link, the local search finds every matcher.
+step docs-site bash -c 'set -o pipefail; npm run -s docs:build 2>&1 | tail -n 20 && node scripts/check-docs-site.mjs'
 fi
 
 if grep -q 'open handle' "$log"/jest-*.txt; then
@@ -118,4 +127,5 @@ echo
 unaccounted=''
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then unaccounted=' — and a step failed (see ✗ above)'; fi
 echo "tests: $passed passed, $failed failed ($((SECONDS - started)) s)$unaccounted"
+if [ "$mode" = all ] && [ -z "$(find_chromium)" ]; then chromium_hint | sed 's/^/⚠ test:all: /'; fi
 exit $status

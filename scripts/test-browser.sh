@@ -5,14 +5,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-browser=${CHROMIUM_PATH:-}
+source scripts/chromium.sh
+browser=$(find_chromium)
 if [ -z "$browser" ]; then
-  if [ -x /usr/bin/chromium ]; then browser=/usr/bin/chromium
-  else browser=$(command -v chromium || command -v chromium-browser || true)
-  fi
-fi
-if [ -z "$browser" ] || [ ! -x "$browser" ]; then
-  echo "test:browser: no Chromium found (set CHROMIUM_PATH, or install one: apt-get install chromium)." >&2
+  chromium_hint | sed 's/^/test:browser: /' >&2
   echo "test:browser: the browser-mode tests did NOT run." >&2
   exit 1
 fi

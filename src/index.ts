@@ -64,6 +64,8 @@ export type { ProxyClientOptions, ProxyInfo } from './gateway/proxy-client.js'
 export type { AgentBinding, BoundClientOptions } from './gateway/agent-binding.js'
 export { AGENT_NAME } from './gateway/identity.js'
 export type { FakeRequest, Refusal, Identity, Dialect, ProxyFeature, AgentDefinition } from './server/types.js'
+export type { WebSocketSession, WebSocketTransport } from './server/websocket/session-book.js'
+export type { ProxyRealtime } from './server/websocket/proxy-sessions.js'
 
 export * from './gateway/proxy-error.js'
 export { refusalCodes, isRefusalCode } from './gateway/refusal-codes.js'

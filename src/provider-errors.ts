@@ -1,7 +1,7 @@
 /**
  * Provider errors as tests declare them (SPEC §10.2): the names, their options, and
  * `providerError()`, a reply that makes a FakeProxy answer with the error the real provider
- * sends. How each one looks on each wire is the proxy's business (`server/provider-error-answer.ts`).
+ * sends. How each one looks on each wire is the proxy's business (each dialect's `src/wire/<dialect>/errors.ts`).
  *
  * Lives at the root of `src` because `src/llm` (a script reply) and the server both use it.
  * @module

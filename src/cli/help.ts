@@ -1,19 +1,37 @@
 /**
- * The texts `agent-doubles --help` and `agent-doubles serve --help` print.
+ * The texts `agent-doubles --help`, `agent-doubles serve --help` and `agent-doubles mcp --help`
+ * print. One place, so the command list and each command's usage never disagree.
  * @module
  */
+
+/** The commands, in the order `--help` lists them, with their one-line summaries. */
+export const commands = {
+  serve: 'run a FakeProxy (fake LLM gateway) in the foreground, for agents in any language',
+  mcp: 'run a FakeMcpServer over stdio, for MCP clients that spawn their servers',
+  help: 'show this help, or a command\'s help (agent-doubles help serve)',
+} as const
+
+/** A command's name. */
+export type CommandName = keyof typeof commands
+
+/** The whole command's usage line. */
+export const mainUsage = 'Usage: agent-doubles <command> [options]'
 
 /** The whole command's help. */
 export const mainHelp = `agent-doubles — test doubles for LLM agents
 
-Usage: agent-doubles <command> [options]
+${mainUsage}
 
 Commands:
-  serve          run a FakeProxy in the foreground for agents in any language (see serve --help)
+${Object.entries(commands).map(([name, summary]) => `  ${name.padEnd(13)}${summary}`).join('\n')}
 
 Options:
-  -h, --help     show this help
+  -h, --help     show this help (every command also answers --help and -h)
   -v, --version  print the version
+
+Both serve and mcp exit on SIGINT/SIGTERM and when the process that started them goes away
+(so an npx wrapper stopped by a test harness leaves no orphan behind).
+Run \`agent-doubles <command> --help\` for a command's options.
 `
 
 /** The usage lines of `serve`, printed with every bad-argument error. */
@@ -25,7 +43,7 @@ export const serveUsage = `Usage: agent-doubles serve [--port N] [--agents a,b] 
 export const serveHelp = `${serveUsage}
 
 Runs a FakeProxy on 127.0.0.1, prints its URL on the first line of output, and closes cleanly on
-SIGINT/SIGTERM. The control API under /_agent-doubles/ is on.
+SIGINT/SIGTERM or when its parent process goes away. The control API under /_agent-doubles/ is on.
 
 Options:
   --port N               port to listen on (default: a free port)
@@ -50,4 +68,21 @@ Control API (JSON):
                                        rules file (application/json)
   POST /_agent-doubles/refuse          { code, times?, message? }
   POST /_agent-doubles/provider-error  { name, times?, message?, retryAfterS? }
+`
+
+/** The usage line of `mcp`, printed with every bad-argument error. */
+export const mcpUsage = 'Usage: agent-doubles mcp --config file.json'
+
+/** `mcp --help`. */
+export const mcpHelp = `${mcpUsage}
+
+Serves a FakeMcpServer over stdio (stdin/stdout carry the MCP protocol; errors go to stderr),
+for MCP clients that spawn their servers. Stops when stdin ends, on SIGINT/SIGTERM, or when its
+parent process goes away.
+
+Options:
+  --config file.json     the server: the options of fakeMcpServer() as JSON — name, version,
+                         instructions, tools ({ name: { inputSchema, responses } }), resources,
+                         prompts
+  -h, --help             show this help
 `

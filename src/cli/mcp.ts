@@ -12,9 +12,9 @@ import { loadMcpSdk, missingPeerError } from '../mcp/sdk.js'
 import { McpState } from '../mcp/state.js'
 import type { FakeMcpServerOptions, McpCall, McpMessage } from '../mcp/types.js'
 import { lineTooLong, limitLines, STDIO_LINE_LIMIT } from '../mcp/stdio-lines.js'
+import { mcpUsage } from './help.js'
 
-/** The usage line printed on bad arguments. */
-export const mcpUsage = 'Usage: agent-doubles mcp --config file.json'
+export { mcpUsage } from './help.js'
 
 const OWNER = 'agent-doubles mcp'
 
@@ -43,8 +43,10 @@ export async function serveMcpStdio(
   stdout: Writable = process.stdout,
   stderr: Writable = process.stderr,
 ): Promise<StdioMcpServer> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { config: { type: 'string' } } })
-  if (positionals[0] !== 'mcp' || positionals.length > 1 || !values.config) throw new TypeError(mcpUsage)
+  const { values, positionals } = parse(argv)
+  if (positionals[0] !== 'mcp') throw usage(`expected the command mcp, got ${positionals[0] === undefined ? 'none' : JSON.stringify(positionals[0])}`)
+  if (positionals.length > 1) throw usage(`mcp: unexpected argument ${JSON.stringify(positionals[1])}`)
+  if (!values.config) throw usage('mcp: --config file.json is required')
   const options = await readConfig(values.config)
   const state = new McpState(OWNER, options)
   const sdk = await loadMcpSdk(OWNER)
@@ -75,6 +77,30 @@ export async function serveMcpStdio(
   }
 }
 
+/** A bad command line: the message, then the usage. */
+function usage(message: string): TypeError {
+  return new TypeError(`${PREFIX} ${message}\n\n${mcpUsage}`)
+}
+
+/** `parseArgs`, with its errors rewritten as one clear line and the usage. */
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    })
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    const message = error instanceof Error ? error.message : String(error)
+    const name = /'(-[^' ]+)/.exec(message)?.[1]
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw usage(`mcp: unknown option ${name ?? message}`)
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw usage(`mcp: ${name ?? 'an option'} needs a value`)
+    throw usage(`mcp: ${message}`)
+  }
+}
+
 async function readConfig(path: string): Promise<FakeMcpServerOptions> {
   let text: string
   try {
@@ -92,23 +118,4 @@ async function readConfig(path: string): Promise<FakeMcpServerOptions> {
     throw new TypeError(`${PREFIX} ${OWNER}: --config ${path} must hold an object like { "tools": { … } }`)
   }
   return config as FakeMcpServerOptions
-}
-
-/**
- * Runs the command until stdin ends or SIGINT/SIGTERM; a bad argument or config is printed to
- * stderr with exit code 2.
- */
-export async function runMcpCommand(argv: string[]): Promise<void> {
-  let server: StdioMcpServer
-  try {
-    server = await serveMcpStdio(argv)
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error))
-    process.exitCode = 2
-    return
-  }
-  const stop = () => void server.close().then(() => process.stdin.destroy())
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
-  process.stdin.once('end', stop)
 }

@@ -16,7 +16,8 @@ import { hookForeignFetch } from '../routing/foreign-fetch.js'
 import { hookNodeHttp } from '../routing/node-http.js'
 import { hookNodeHttp2 } from '../routing/node-http2.js'
 import { isProviderHost, normalHost } from './provider-hosts.js'
-import { ALLOW_REAL_ENV, realModelCallError } from './real-model-call.js'
+import { ALLOW_REAL_ENV, guardAnswer, realModelCallError } from './real-model-call.js'
+import { noTargetReason } from './route-reason.js'
 
 /** Options of {@link installNetworkGuard}. */
 export interface NetworkGuardOptions {
@@ -85,6 +86,12 @@ function refuse(error: Error): Decision {
   return { action: 'refuse', error }
 }
 
+/** A refusal answered with the guard's 4xx (see {@link guardAnswer}). */
+function refuseAnswering(error: Error): Decision {
+  refusals.add(error)
+  return { action: 'refuse', error, answer: guardAnswer(error) }
+}
+
 const isRefusal = (error: unknown): boolean => typeof error === 'object' && error !== null && refusals.has(error)
 
 /**
@@ -110,7 +117,14 @@ function decide(url: URL, method: string): Decision {
     }
   }
   // A route to a provider host is checked like any request: routing is no way around the guard.
-  if (!mayLeave(state, target)) return refuse(realModelCallError({ method, url: target, routing: route !== undefined && target === url }))
+  if (!mayLeave(state, target)) {
+    const routing = route !== undefined && target === url
+    const noActiveProxy = routing && noTargetReason(route, url) === 'no-active-proxy'
+    const error = realModelCallError({ method, url: target, routing: routing && !noActiveProxy, noActiveProxy })
+    // No fake to reach in this test: answer (a 4xx no SDK retries) rather than fail the
+    // connection, which every SDK retries with backoff.
+    return noActiveProxy ? refuseAnswering(error) : refuse(error)
+  }
   return target === url ? PASS : { action: 'route', url: target }
 }
 

@@ -20,6 +20,8 @@ const providerApis: readonly ProviderApi[] = [
   { host: 'generativelanguage.googleapis.com' },
   { host: 'aiplatform.googleapis.com' },
   { host: '*-aiplatform.googleapis.com' },
+  // Vertex AI's multi-regional endpoints (`eu`, `us`).
+  { host: 'aiplatform.*.rep.googleapis.com' },
   { host: '*.openai.azure.com' },
   { host: '*.cognitiveservices.azure.com' },
   { host: '*.services.ai.azure.com' },

@@ -26,6 +26,8 @@ export interface Transcript {
   turns: TranscriptTurn[]
 }
 
+// Not Buffer: `agent-doubles/in-process` loads where Node's globals do not exist.
+const utf8 = new TextDecoder()
 const ROLES = new Set(['user', 'assistant', 'tool'])
 const PART_TYPES = new Set(['text', 'tool-call', 'tool-result', 'reasoning', 'image'])
 /** The fields of a request a transcript keeps: nothing else (headers, keys) can leak into one. */
@@ -42,10 +44,10 @@ export function isTranscriptText(pathOrText: string): boolean {
  */
 export async function readTranscript(pathOrText: string): Promise<Transcript> {
   if (isTranscriptText(pathOrText)) return parseTranscript(pathOrText)
-  return parseTranscript((await readTranscriptFile(pathOrText)).toString('utf8'), pathOrText)
+  return parseTranscript(utf8.decode(await readTranscriptFile(pathOrText)), pathOrText)
 }
 
-async function readTranscriptFile(path: string): Promise<Buffer> {
+async function readTranscriptFile(path: string): Promise<Uint8Array> {
   try {
     return await (await import('node:fs/promises')).readFile(path)
   } catch (cause) {
@@ -72,17 +74,17 @@ export interface TurnList {
  * @throws as {@link readTranscript}.
  */
 export async function loadTranscript(pathOrText: string): Promise<TurnList> {
-  if (isTranscriptText(pathOrText)) return turnList(Buffer.from(pathOrText), 'text')
+  if (isTranscriptText(pathOrText)) return turnList(new TextEncoder().encode(pathOrText), 'text')
   return turnList(await readTranscriptFile(pathOrText), pathOrText)
 }
 
 const NEWLINE = 0x0a
 
-function turnList(bytes: Buffer, source: string): TurnList {
+function turnList(bytes: Uint8Array, source: string): TurnList {
   const starts: number[] = []
   const ends: number[] = []
   const lines: number[] = []
-  const lineText = (start: number, end: number): string => bytes.toString('utf8', start, end).trim()
+  const lineText = (start: number, end: number): string => utf8.decode(bytes.subarray(start, end)).trim()
   for (let start = 0, line = 1; start <= bytes.length; line++) {
     const newline = bytes.indexOf(NEWLINE, start)
     const end = newline === -1 ? bytes.length : newline

@@ -4,7 +4,7 @@
  * recorded data; no test runner, no masking (see ./mask.ts).
  * @module
  */
-import type { Message, ModelRequest, ModelResponse, Part } from '../llm/types.js'
+import type { Message, ModelRequest, ModelResponse, Part, ToolDefinition } from '../llm/types.js'
 import type { FakeRequest, Refusal } from '../server/types.js'
 
 /** One model call as the renderer sees it. @internal */
@@ -36,13 +36,22 @@ export function renderRequest(request: ModelRequest, previous?: Turn): string[] 
   const before = previous?.request
   if (request.system !== undefined && request.system !== before?.system) lines.push(...labelled('system', request.system))
   const tools = (request.tools ?? []).map((tool) => tool.name).join(', ')
-  const toolsBefore = (before?.tools ?? []).map((tool) => tool.name).join(', ')
-  if (tools !== '' && (before === undefined || tools !== toolsBefore)) lines.push(`tools offered: ${tools}`)
+  // A changed description or parameter schema is a changed prompt (SPEC §21): compared whole.
+  const offered = renderTools(request.tools ?? [])
+  if (tools !== '' && (before === undefined || offered.join('\n') !== renderTools(before.tools ?? []).join('\n'))) lines.push(`tools offered: ${tools}`, ...indent(offered))
   if (request.toolChoice !== undefined && request.toolChoice !== 'auto') lines.push(`tool choice: ${typeof request.toolChoice === 'string' ? request.toolChoice : request.toolChoice.name}`)
   if (request.responseFormat) lines.push(`response format: json${request.responseFormat.schema ? ' (with schema)' : ''}`)
   const names = toolNames(request, previous?.response)
   for (const message of newMessages(request, previous)) lines.push(...renderMessage(message, names))
   return lines
+}
+
+/**
+ * One line per offered tool: its name, description and parameter schema (as compact JSON), so a
+ * snapshot shows what the model was told about each tool.
+ */
+function renderTools(tools: readonly ToolDefinition[]): string[] {
+  return tools.map((tool) => `${tool.name}${tool.description ? `: ${tool.description.replace(/\s*\n\s*/g, ' ')}` : ''} · parameters ${json(tool.parameters ?? {})}`)
 }
 
 function renderReply(turn: Turn): string[] {
@@ -151,8 +160,24 @@ export function proxyTurns(requests: readonly FakeRequest[]): Turn[] {
     header: fakeRequestHeader(request),
     request: request.request,
     response: request.response,
-    note: 'no neutral reply recorded: reply(), a fault or a forwarded call',
+    note: missingReplyNote(request),
   }))
+}
+
+/**
+ * Why a proxy turn has no neutral reply: the brain's failure in its own words (`script
+ * exhausted at turn 3`, `replay miss at call 2`), the error it was answered with, or a reply
+ * the proxy never decoded (`reply()`, a fault, a forwarded call).
+ */
+function missingReplyNote(request: FakeRequest): string {
+  const message = request.error?.message
+  if (message === undefined) return 'no neutral reply recorded: reply(), a fault or a forwarded call'
+  const exhausted = /script exhausted at turn (\d+)(?: \(the script has (\d+ turns?))?/.exec(message)
+  if (exhausted) return `script exhausted at turn ${exhausted[1]}${exhausted[2] ? `: the script has ${exhausted[2]}` : ''}`
+  const miss = /replay miss at call (\d+): no recorded turn of (\S+) matches/.exec(message)
+  if (miss) return `replay miss at call ${miss[1]}: no recorded turn of ${miss[2]} matches`
+  const first = message.split('\n')[0]
+  return request.status === undefined ? first : `answered ${request.status}: ${first}`
 }
 
 /** The turns of a ScriptedLLM, oldest first. @internal */

@@ -4,8 +4,17 @@
  * @module
  */
 
-/** Send the request as it is; route it to `url` instead; or fail it with `error`, sending nothing. */
-export type Decision = { action: 'pass' } | { action: 'route'; url: URL } | { action: 'refuse'; error: Error }
+import type { GuardAnswer } from './answer.js'
+
+/**
+ * Send the request as it is; route it to `url` instead; or refuse it, sending nothing: with
+ * `answer`, the hooks that can (undici's dispatcher, `node:http`) give the client that response
+ * (one it does not retry); without it, or where they cannot, the request fails with `error`.
+ */
+export type Decision =
+  | { action: 'pass' }
+  | { action: 'route'; url: URL }
+  | { action: 'refuse'; error: Error; answer?: GuardAnswer }
 
 /**
  * Decides for a request to `url`. Called synchronously, in the caller's async context, once per

@@ -16,6 +16,7 @@ import type { Agent, Dispatcher } from 'undici'
 // (test/routing/undici-dispatcher.test.ts) checks that this file is the class undici exports, so
 // an undici that moves it fails there rather than for a user.
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
+import { answerDispatch } from './answer.js'
 import type { Decide } from './decision.js'
 import { withHost } from './host-header.js'
 import { stackedHook, type StackedHook } from './process-hook.js'
@@ -73,7 +74,8 @@ class GuardedDispatcher extends DispatcherClass {
     const decision = decide(url, String(options.method ?? 'GET').toUpperCase())
     if (decision.action === 'pass') return this.#inner.dispatch(options, handler)
     if (decision.action === 'route') return this.#inner.dispatch(routedOptions(options, decision.url), handler)
-    failBeforeSending(handler, decision.error)
+    if (decision.answer) answerDispatch(handler, decision.answer)
+    else failBeforeSending(handler, decision.error)
     return true
   }
 

@@ -10,6 +10,8 @@
 import http from 'node:http'
 import https from 'node:https'
 import { syncBuiltinESMExports } from 'node:module'
+import type { Socket } from 'node:net'
+import { answeringSocket } from './answer.js'
 import type { Decide } from './decision.js'
 import { withHost } from './host-header.js'
 import { stackedHook, type StackedHook } from './process-hook.js'
@@ -89,11 +91,12 @@ function urlOptions(url: URL): http.RequestOptions {
 }
 
 /**
- * The same request to `from`, aimed at `target`; an agent of the other protocol is dropped for
- * the target's default one.
+ * The same request to `from`, aimed at `target`; an agent (or socket factory) of the other
+ * protocol is dropped for the target's default one.
  */
 function routedOptions(options: http.RequestOptions, from: URL, target: URL): http.RequestOptions {
-  const { host: _host, hostname: _hostname, port: _port, path: _path, protocol: _protocol, agent, ...rest } = options
+  const { host: _host, hostname: _hostname, port: _port, path: _path, protocol: _protocol, agent, createConnection, defaultPort, ...rest } = options
+  const sameProtocol = from.protocol === target.protocol
   const routed: http.RequestOptions = {
     ...rest,
     protocol: target.protocol,
@@ -102,7 +105,11 @@ function routedOptions(options: http.RequestOptions, from: URL, target: URL): ht
     headers: withHost(options.headers, target.host),
   }
   if (target.port !== '') routed.port = Number(target.port)
-  if (agent !== undefined && from.protocol === target.protocol) routed.agent = agent
+  if (agent !== undefined && sameProtocol) routed.agent = agent
+  // A socket factory of the other protocol (the `ws` package's TLS one for `wss://`) would speak
+  // TLS to a plain server: the target's protocol makes its own socket.
+  if (createConnection !== undefined && sameProtocol) routed.createConnection = createConnection
+  if (defaultPort !== undefined && sameProtocol) routed.defaultPort = defaultPort
   return routed
 }
 
@@ -119,11 +126,14 @@ function guardedRequest(hook: HttpHook, scheme: keyof Originals): RequestFn {
       const send = hook.originals[decision.url.protocol === 'https:' ? 'https' : 'http'].request
       return send(routedOptions(call.options, call.url, decision.url), call.callback)
     }
-    // A request that never gets a socket: Node emits the error on it, and nothing is sent.
+    // A request that never gets a socket: Node emits the error on it, and nothing is sent; or,
+    // with an answer, a socket that only answers it.
     const { agent: _agent, ...options } = call.options
+    const { answer } = decision
     const refused: http.RequestOptions = {
       ...options,
       createConnection: () => {
+        if (answer) return answeringSocket(answer) as unknown as Socket
         throw decision.error
       },
     }

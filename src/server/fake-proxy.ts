@@ -26,6 +26,9 @@ import type { RunningServer } from './server.js'
 import { serverErrorBody } from './server-errors.js'
 import { inProcessTransport, type InProcessTransport } from './in-process.js'
 import { allFeatures, type AgentDefinition, type FakeRequest, type ProxyFeature, type Refusal } from './types.js'
+import type { WebSocketHub } from './websocket/upgrade.js'
+import { closeSessions, realtimeOf, resetSessions, sessionsOf, type ProxyRealtime } from './websocket/proxy-sessions.js'
+import type { WebSocketSession } from './websocket/session-book.js'
 
 /** Options of `new FakeProxy()`. */
 export interface FakeProxyOptions {
@@ -196,6 +199,8 @@ export class FakeProxy {
   /** Set on a lane: what it hangs from. */
   readonly #lane: LaneSeed | undefined
   #inProcess: InProcessTransport | undefined
+  /** The WebSocket side of the server (SPEC §18), while it runs. */
+  #hub: WebSocketHub | undefined
 
   constructor(options: FakeProxyOptions = {}) {
     const lane = laneSeed
@@ -328,7 +333,15 @@ export class FakeProxy {
       const { startServer } = await import('./server.js').catch((cause: unknown) => {
         throw new Error(`${PREFIX} ${OWNER}: start() needs Node's node:http, which this runtime cannot load; serve clients through proxy.fetch instead`, { cause })
       })
-      this.#server = await startServer((req, res) => this.#serve(req, res), { port: options.port, errorBody: serverErrorBody, requestTimeoutMs: this.#options.requestTimeoutMs })
+      const { upgradeHandler, webSocketHub } = await import('./websocket/binding.js')
+      const hub = webSocketHub()
+      this.#server = await startServer((req, res) => this.#serve(req, res), {
+        port: options.port,
+        errorBody: serverErrorBody,
+        onUpgrade: upgradeHandler(hub, this.#lanes, this.#state),
+        requestTimeoutMs: this.#options.requestTimeoutMs,
+      })
+      this.#hub = hub
     } finally {
       this.#starting = false
     }
@@ -345,6 +358,7 @@ export class FakeProxy {
   async close(): Promise<void> {
     if (this.#lane) {
       this.#lanes.remove(this.#lane.id)
+      closeSessions(this.#state)
       this.reset()
       this.#llm = undefined
       // A closed lane is done for good: nothing is left to reset after a test.
@@ -355,7 +369,13 @@ export class FakeProxy {
     this.#server = undefined
     if (server) releaseDouble(this)
     // Every lane closes with its server: a late request to one is answered 404 by no one.
-    for (const entry of [...this.#lanes.entries()]) this.#lanes.remove(entry.id)
+    for (const entry of [...this.#lanes.entries()]) {
+      this.#lanes.remove(entry.id)
+      closeSessions(entry.state)
+    }
+    closeSessions(this.#state)
+    this.#hub?.close()
+    this.#hub = undefined
     this.#inProcess?.close()
     await server?.close()
     this.#state.memory.clear()
@@ -390,6 +410,7 @@ export class FakeProxy {
     state.reply = undefined
     state.memory.clear()
     state.book.reset()
+    resetSessions(state)
     // The brain's records of these requests go too (its place in its script stays).
     this.#llm?.clearRecords?.()
   }
@@ -495,6 +516,31 @@ export class FakeProxy {
    */
   get refusals(): Refusal[] {
     return this.#everyLane((state) => state.refusals).map(copy)
+  }
+
+  /**
+   * Every WebSocket session (SPEC §18) since the last reset, oldest first (copies): the API it
+   * spoke, its model, whether it is still open, and the client's raw events in order. Each model
+   * response a session produced is also in {@link FakeProxy.requests}, like any HTTP request.
+   * A proxy lists its own and its open lanes'.
+   * @example
+   * expect(proxy.sessions[0].events.map((event) => event.type)).toContain('response.create')
+   */
+  get sessions(): WebSocketSession[] {
+    if (this.#lane) return sessionsOf([this.#state])
+    return sessionsOf([this.#state, ...[...this.#lanes.entries()].map((entry) => entry.state)])
+  }
+
+  /**
+   * What the test tells the realtime transports (OpenAI Realtime, Gemini Live) about the audio
+   * its client sends: `hear(text)` gives the next input audio turn its transcript, which scripts
+   * match as they match text.
+   * @example
+   * proxy.realtime.hear('what is the weather in Paris')
+   * proxy.use(scriptedLLM({ weather: 'Sunny.' }))
+   */
+  get realtime(): ProxyRealtime {
+    return realtimeOf(this.#state, this.#lane ? `${OWNER} lane "${this.#lane.name}"` : OWNER)
   }
 
   /** A lane's own records; a proxy's own followed by each open lane's, oldest lane first. */

@@ -4,6 +4,7 @@
  * Everything it needs is handed in as {@link ProxyState}; it keeps no state of its own.
  * @module
  */
+import { brainFailure } from './brain-failure.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { LLM, ModelRequest, StreamEvent, StreamOptions } from '../llm/types.js'
 import { eventsAtOnce, type MaybeAtOnce } from '../llm/stream-events.js'
@@ -31,7 +32,8 @@ import {
 } from '../wire/dialect.js'
 import { writeBrokenJson, type Fault, type FaultPlan } from './faults.js'
 import { forwardableHeaders, readIdentity } from '../gateway/identity.js'
-import { providerErrorAnswer } from './provider-error-answer.js'
+import { openaiProviderError } from '../wire/openai-chat/errors.js'
+import { withRequestId } from '../wire/anthropic-messages/errors.js'
 import { providerHeadersAt, requestIdKind } from '../wire/provider-headers.js'
 import { answerHeaders, type AnswerHead } from './answer-head.js'
 import { refusalAnswer, type ErrorStyle } from '../gateway/refusal-answer.js'
@@ -131,7 +133,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     sendJson(res, head, status, JSON.stringify(body), headers)
   const sendError = (dialect: WireDialect, status: number, message: string, param?: string, headers: Record<string, string> = {}): void => {
     const error = errorAnswer(dialect, status, message, param)
-    send(status, error.body, { ...error.headers, ...headers })
+    // Anthropic's error bodies carry the request id, the fake's own ones too (SPEC §21).
+    send(status, withRequestId(error.body, requestId), { ...error.headers, ...headers })
   }
 
   if (state.control && isControlPath(path)) return handleControlApi(req, res, path, state.control)
@@ -140,7 +143,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     req.resume()
     const provider = providerForUnknownPath(path)
     if (provider) return sendError(provider, 404, `no route for ${method} ${path}`)
-    return send(404, inputErrorBody(style, 404, `no route for ${method} ${path}`))
+    return send(404, withRequestId(inputErrorBody(style, 404, `no route for ${method} ${path}`), requestId))
   }
   const { dialect } = route
   // A bug of the fake from here on is answered in this provider's shape, and recorded (SPEC §24).
@@ -253,7 +256,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   // The time "processing" took, as OpenAI reports it: what the fake spent before answering.
   if (style === 'openai') head.processingMs = String(Date.now() - started)
   const answerProviderError = (planned: { name: ProviderErrorName; message?: string; retryAfterS?: number }): Promise<void> =>
-    sendProviderError(res, record, planned, { dialect: dialect.id, head, model: record.model, now })
+    sendProviderError(res, record, planned, { dialect, context, head, model: record.model, now })
   const plannedError = modelTraffic ? takePending(state.pendingProviderErrors) : undefined
   if (plannedError) return answerProviderError(plannedError)
   // Faults wait for a request the fake answers itself.
@@ -301,6 +304,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
       return sendError(dialect, error.status, error.message, error.param)
     }
+    // Recorded, so the conversation shows why this turn has no reply (render/conversation.ts).
+    Object.assign(record, brainFailure(error))
     sendError(dialect, 500, `${LLM_ERROR_PREFIX} threw: ${messageOf(error)}`, undefined, DOUBLE_FAULT)
   }
   if (dialect.kind === 'direct') {
@@ -339,16 +344,25 @@ async function sendProviderError(
   res: ServerResponse,
   record: FakeRequest,
   planned: { name: ProviderErrorName; message?: string; retryAfterS?: number },
-  detail: { dialect: Dialect; head: AnswerHead; model: string | undefined; now: number },
+  detail: { dialect: WireDialect; context: EncodeContext; head: AnswerHead; model: string | undefined; now: number },
 ): Promise<void> {
   if (planned.name === 'timeout') {
     record.error = { name: 'timeout', type: 'timeout', code: null, param: null, message: planned.message ?? 'no answer: the request timed out' }
     return closed(res)
   }
-  const answer = providerErrorAnswer(planned.name, detail.dialect, { ...planned, requestId: detail.head.requestId, model: detail.model, now: detail.now })
+  // Each provider's own answer, from its folder's errors.ts (SPEC §21); OpenAI's where a dialect has none.
+  const { dialect, context, head } = detail
+  const answerFor = dialect.providerError ?? openaiProviderError
+  const answer = answerFor(planned.name, { ...planned, dialect: dialect.id, requestId: head.requestId, model: detail.model, now: detail.now })
   record.status = answer.status
   record.error = answer.error
-  sendJson(res, detail.head, answer.status, JSON.stringify(answer.body), answer.headers)
+  if (answer.streamFrames && record.stream && dialect.kind === 'model') {
+    // Reported inside a 200 stream, as the provider does (Gemini's blocked prompt).
+    const output = openStream(res, head, dialect.framing?.(context) ?? 'sse', { onError: () => [] })
+    for (const frame of answer.streamFrames) output.emit(frame)
+    return output.end()
+  }
+  sendJson(res, head, answer.status, JSON.stringify(answer.body), answer.headers)
 }
 
 /** Where an answer goes, and the fault (if any) planned for it. */
@@ -495,7 +509,7 @@ async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: Fa
       body = (body as (req: FakeRequest) => unknown)(structuredClone(record))
     } catch (error) {
       const failure = errorAnswer(answer.dialect, 500, `[agent-doubles] FakeProxy reply() function threw: ${messageOf(error)}`)
-      return writeJson(answer, 500, failure.body, { ...failure.headers, ...DOUBLE_FAULT })
+      return writeJson(answer, 500, withRequestId(failure.body, answer.head.requestId), { ...failure.headers, ...DOUBLE_FAULT })
     }
   }
   let text: string | undefined
@@ -508,7 +522,7 @@ async function answerWithReply(answer: AnswerTarget, plan: ReplyPlan, record: Fa
   if (text === undefined) {
     const why = typeof body === 'string' ? body : `it is ${typeof body === 'function' ? 'a function' : String(body)}`
     const failure = errorAnswer(answer.dialect, 500, `[agent-doubles] FakeProxy reply() body cannot be sent as JSON: ${why}`)
-    return writeJson(answer, 500, failure.body, { ...failure.headers, ...DOUBLE_FAULT })
+    return writeJson(answer, 500, withRequestId(failure.body, answer.head.requestId), { ...failure.headers, ...DOUBLE_FAULT })
   }
   return writeText(answer, plan.status, text)
 }

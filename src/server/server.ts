@@ -26,6 +26,8 @@ export interface ServerOptions {
   errorBody?: ErrorBodyFor
   /** How long a request's headers and body may take to arrive before a 408 (SPEC §24). @default 60000 */
   requestTimeoutMs?: number
+  /** Serves an HTTP upgrade (WebSocket, SPEC §18); without it upgrades reach `handler` like any request. */
+  onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void
 }
 
 /** A listening server. */
@@ -38,7 +40,7 @@ export interface RunningServer {
 
 /** Listens on a port of 127.0.0.1 (a free one unless `options.port` names one). */
 export async function startServer(handler: RequestHandler, options: ServerOptions = {}): Promise<RunningServer> {
-  const { port = 0, errorBody = openaiShape, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS } = options
+  const { port = 0, errorBody = openaiShape, onUpgrade, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS } = options
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
     handler(req, res).catch((error: unknown) => answerCrash(req, res, error, errorBody))
@@ -57,6 +59,13 @@ export async function startServer(handler: RequestHandler, options: ServerOption
     routeByPreface(socket, server, http2, () => stalls.release(socket))
   })
   // A client that sends garbage must not take the server down, and gets JSON it can read.
+  if (onUpgrade) {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // An upgraded connection is a WebSocket now, no longer a request that must arrive in time.
+      stalls.release(socket as Socket)
+      onUpgrade(req, socket, head)
+    })
+  }
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => answerClientError(error, socket, errorBody))
   await new Promise<void>((resolve, reject) => {
     front.once('error', reject)

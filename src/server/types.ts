@@ -42,6 +42,8 @@ export interface FakeRequest {
   request: ModelRequest
   /** The neutral answer the proxy gave, once it was produced (absent for `reply()` and failures). */
   response?: ModelResponse
+  /** The WebSocket session that carried it (its `id` in `proxy.sessions`, SPEC §18); absent over HTTP. */
+  session?: string
   /** The HTTP status of an error answer (a provider error, a rejected request). */
   status?: number
   /** The error the request was answered with, in the provider's terms (`name` for provider errors). */

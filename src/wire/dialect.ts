@@ -6,6 +6,7 @@
  */
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition } from '../llm/types.js'
 import type { Dialect, ErrorStyle, ProxyFeature } from './names.js'
+import type { AnsweredProviderError, ProviderErrorAnswer, ProviderErrorDetail } from './provider-error.js'
 import type { ResponseMemory } from './response-memory.js'
 import type { WireIdKind } from './wire-ids.js'
 
@@ -125,6 +126,11 @@ interface DialectBase {
    * Without it, or when it answers `undefined`, {@link errorStyle} decides.
    */
   errorAnswer?(status: number, message: string, code?: string): ErrorAnswer | undefined
+  /**
+   * The provider's own answer for provider error `name` (SPEC §10.2): status, body and headers as
+   * the real API sends them, from the dialect's `errors.ts`. OpenAI's when absent.
+   */
+  providerError?(name: AnsweredProviderError, detail: ProviderErrorDetail): ProviderErrorAnswer
   /**
    * `false` for routes that answer about models rather than call one (model lists, token
    * counts): planned refusals, replies and faults wait for the next real model request.

@@ -18,6 +18,7 @@ import { decodeSegment } from './params.js'
 import { bedrockInvoke } from './bedrock/invoke.js'
 import { ollamaChat, ollamaEmbed, ollamaGenerate, ollamaTags } from './ollama/codec.js'
 import { GEMINI_METHOD_PATH, GEMINI_MODELS_ROUTE, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from './gemini/codec.js'
+import { vertexRoute } from './vertex/index.js'
 
 /** One route: the method it answers and its dialect. */
 export interface Route {
@@ -63,7 +64,7 @@ function bedrockDialect(operation: string, modelId: string): WireDialect {
 }
 
 /** Routes whose paths carry parameters (a model, a deployment), tried in order after the table. */
-const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExpExecArray) => Route }[] = [
+const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExpExecArray) => Route | undefined }[] = [
   {
     path: GEMINI_METHOD_PATH,
     route: (match) => {
@@ -76,6 +77,7 @@ const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExp
   { path: BEDROCK_MODEL_PATH, route: (match) => ({ method: 'POST', dialect: bedrockDialect(match[2], decodeSegment(match[1])) }) },
   { path: AZURE_DEPLOYMENT_PATH, route: (match) => azureRoute(match[2], false) },
   { path: AZURE_OPENAI_PATH, route: (match) => azureRoute(match[2], match[1] !== undefined) },
+  vertexRoute,
 ]
 
 /** The route serving `path` (no query string), or `undefined`. `/v1/models/{id}` is the model list's. */
@@ -85,7 +87,8 @@ export function findRoute(path: string): Route | undefined {
   if (exact) return exact
   for (const { path: pattern, route } of patterns) {
     const match = pattern.exec(trimmed)
-    if (match) return route(match)
+    const found = match && route(match)
+    if (found) return found
   }
   return /^(\/v1)?\/models\/[^/]+$/.test(trimmed) ? table['/v1/models'] : undefined
 }
@@ -101,7 +104,7 @@ export function isAgentApiPath(path: string): boolean {
  * elsewhere ({@link errorStyleForPath} decides there).
  */
 export function providerForUnknownPath(path: string): WireDialect | undefined {
-  if (path.startsWith('/v1beta/')) return geminiGenerate
+  if (path.startsWith('/v1beta/') || /^\/v1(beta1)?\/projects\//.test(path)) return geminiGenerate
   if (path.startsWith('/api/')) return ollamaChat
   if (path.startsWith('/model/')) return bedrockConverse
   if (path.startsWith('/openai/')) return azure['chat/completions'].dated

@@ -23,6 +23,8 @@ export type Dialect =
   | 'bedrock-converse'
   | 'bedrock-invoke'
   | 'bedrock-embed'
+  | 'openai-realtime'
+  | 'gemini-live'
 
 /** The features a proxy can report from `GET /viper/v1/info`. */
 export type ProxyFeature =

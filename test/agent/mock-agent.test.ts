@@ -200,7 +200,7 @@ describe('MockAgent: stream, asTool, definition', () => {
 })
 
 describe('MockAgent: errors name the agent', () => {
-  it("an unnamed agent's errors name it mock_agent, as the README says", async () => {
+  it("an unnamed agent's errors name it mock_agent, as the docs say", async () => {
     const agent = mockAgent({ weather: 'sunny' })
     await expect(agent('market')).rejects.toThrow(/^\[agent-doubles\] MockAgent "mock_agent": task "market" matched no response key/)
     expect(() => mockAgent('x', { cycle: 'yes' } as never)).toThrow('[agent-doubles] MockAgent "mock_agent": option cycle must be a boolean, got "yes"')

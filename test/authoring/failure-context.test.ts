@@ -56,7 +56,7 @@ for (const city of ['Oslo', 'Rome']) {
 
 // The conversation as rendered: each turn's header, then its lines.
 const rendered = [
-  ['#1 POST /v1/chat/completions · openai-chat · model "gpt-5"', '  system: You book trips on <date>', '  tools offered: book', '  user: Book Paris', '  reply: book({"city":"Paris"})'],
+  ['#1 POST /v1/chat/completions · openai-chat · model "gpt-5"', '  system: You book trips on <date>', '  tools offered: book', '    book · parameters {"type":"object"}', '  user: Book Paris', '  reply: book({"city":"Paris"})'],
   ['#2 POST /v1/chat/completions · openai-chat · model "gpt-5"', '  tool book: booked', '  reply: Booked Paris.'],
 ]
 // As annotations: one per turn, its lines indented to sit under the default reporter's `↳ `.

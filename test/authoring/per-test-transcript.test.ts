@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import OpenAI from 'openai'
-import { afterAll, expect, test } from 'vitest'
+import { afterAll, expect, onTestFinished, test, vi } from 'vitest'
 import { checkTranscriptOptions, openTestTranscript, transcriptPath, unusedTranscripts } from '../../fixtures/per-test-transcript.js'
 import Anthropic from '@anthropic-ai/sdk'
 import { FakeProxy, scriptedLLM, toolCall } from '../../src/index.js'
@@ -49,6 +49,9 @@ test('records a streamed turn, replays it, and fails a miss with the nearest tur
 })
 
 test('what cannot work says so', () => {
+  // Outside CI (under CI 'auto' never records: transcript-ci.test.ts).
+  vi.stubEnv('CI', '')
+  onTestFinished(() => void vi.unstubAllEnvs())
   const missing = join(dir, 'nothing', 'here.jsonl')
   expect(() => openTestTranscript({ mode: 'replay' }, missing)).toThrow(`transcript mode 'replay' but there is no ${missing}`)
   expect(() => openTestTranscript({}, missing)).toThrow(`no transcript at ${missing} to replay and no upstream to record one from`)

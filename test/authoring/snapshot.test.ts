@@ -74,6 +74,7 @@ describe('rendered as a conversation', () => {
         #1 POST /v1/chat/completions · openai-chat · model "gpt-5" · agent "researcher"
           system: Today is <date>. Proxy at http://127.0.0.1:<port>.
           tools offered: get_weather
+            get_weather · parameters {"type":"object","properties":{"city":{"type":"string"}}}
           user: Weather in Paris?
           reply: get_weather({"city":"Paris"})
         #2 POST /v1/chat/completions · openai-chat · model "gpt-5" · agent "researcher"
@@ -92,6 +93,7 @@ describe('rendered as a conversation', () => {
         "last": FakeRequest POST /v1/chat/completions · openai-chat · model "gpt-5" · agent "researcher" {
           system: Today is <date>. Proxy at http://127.0.0.1:<port>.
           tools offered: get_weather
+            get_weather · parameters {"type":"object","properties":{"city":{"type":"string"}}}
           user: Weather in Paris?
           assistant: get_weather({"city":"Paris"})
           tool get_weather: {"temperature":21}

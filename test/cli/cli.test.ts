@@ -94,7 +94,7 @@ describe('agent-doubles (child process)', () => {
 
     const unknownCommand = await run('start')
     expect(unknownCommand.code).toBe(2)
-    expect(unknownCommand.stderr).toMatch(/^\[agent-doubles\] unknown command "start"\n\nagent-doubles — /)
+    expect(unknownCommand.stderr).toMatch(/^\[agent-doubles\] unknown command "start" \(the commands are serve, mcp, help\)\n\nagent-doubles — /)
 
     const nothing = await run()
     expect(nothing.code).toBe(2)

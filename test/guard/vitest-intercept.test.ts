@@ -56,10 +56,76 @@ describe('with interceptProviders', () => {
   })
 })
 
-test('with no test holding a lane, a provider request is refused, not served by the file proxy', async () => {
+test('with no test holding a lane, a provider request is answered 421, not served by the file proxy', async () => {
   expect(isNetworkGuardInstalled()).toBe(true)
   const before = net.calls.length
-  await expect(fetch('https://api.openai.com/v1/models')).rejects.toMatchObject({ cause: { message: expect.stringContaining('api.openai.com') } })
+  const response = await fetch('https://api.openai.com/v1/models')
+  expect(response.status).toBe(421)
+  expect(response.headers.get('x-should-retry')).toBe('false')
+  const body = (await response.json()) as { message: string; error: { code: string; message: string } }
+  expect(body.error.code).toBe('AGENT_DOUBLES_REAL_MODEL_CALL')
+  expect(body.message).toMatch(/^\[agent-doubles\] A real model was called: GET https:\/\/api\.openai\.com\/v1\/models\nNo fake proxy is active in this test/)
+  expect(body.message).not.toContain('serves no such API')
+  expect(body.message).toContain('Docs: docs/reference/network-guard.md')
+  expect(net.calls.length).toBe(before)
+})
+
+test('a test without the fixture: the real openai client makes exactly one request, and its error says no fake proxy is active', async () => {
+  // The client's default retries (2, with backoff) stay on: a connection error would be retried.
+  const sent: string[] = []
+  const client = withDefaultBaseUrls(() => new OpenAI({
+    apiKey: 'sk-test',
+    fetch: (url, init) => {
+      sent.push(String(url))
+      return fetch(url, init)
+    },
+  }))
+  expect(client.maxRetries).toBe(2)
+  const error = await client.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )
+  expect(sent).toEqual(['https://api.openai.com/v1/chat/completions'])
+  expect(error).toBeInstanceOf(OpenAI.APIError)
+  expect(error).toMatchObject({ status: 421, code: 'AGENT_DOUBLES_REAL_MODEL_CALL' })
+  expect((error as Error).message).toContain('No fake proxy is active in this test')
+  expect((error as Error).message).toContain("test('…', async ({ fakeProxy }) =>")
+})
+
+test('a test without the fixture: the real Anthropic client makes exactly one request too', async () => {
+  const sent: string[] = []
+  const client = withDefaultBaseUrls(() => new Anthropic({
+    apiKey: 'sk-ant-test',
+    fetch: (url, init) => {
+      sent.push(String(url))
+      return fetch(url, init)
+    },
+  }))
+  const error = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )
+  expect(sent).toEqual(['https://api.anthropic.com/v1/messages'])
+  expect(error).toBeInstanceOf(Anthropic.APIError)
+  expect(error).toMatchObject({ status: 421 })
+  expect((error as Error).message).toMatch(/^421 \[agent-doubles\] A real model was called: POST https:\/\/api\.anthropic\.com\/v1\/messages\nNo fake proxy is active in this test/)
+})
+
+test('a node:http client is answered the same way, nothing sent', async () => {
+  const { request } = await import('node:https')
+  const before = net.calls.length
+  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request('https://api.openai.com/v1/models', (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+  expect(answer.status).toBe(421)
+  expect(JSON.parse(answer.body).message).toContain('No fake proxy is active in this test')
   expect(net.calls.length).toBe(before)
 })
 

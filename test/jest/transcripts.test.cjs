@@ -184,10 +184,11 @@ test("a failing test's report shows the conversation its proxy saw, under the fa
   const lines = failure.split('\n').map((line) => line.trim())
   const start = lines.indexOf('[agent-doubles] the conversation useFakeProxy saw in "fails after two model calls":')
   expect(start).toBeGreaterThan(0)
-  expect(lines.slice(start + 1, start + 9)).toEqual([
+  expect(lines.slice(start + 1, start + 10)).toEqual([
     '#1 POST /v1/chat/completions · openai-chat · model "gpt-5"',
     'system: You book trips on <date>',
     'tools offered: book',
+    'book · parameters {"type":"object"}',
     'user: Book Paris',
     'reply: book({"city":"Paris"})',
     '#2 POST /v1/chat/completions · openai-chat · model "gpt-5"',

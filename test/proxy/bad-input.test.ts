@@ -17,7 +17,8 @@ function expectStandardHeaders(headers: Headers): void {
 }
 
 const openaiShape = { error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: null } }
-const anthropicShape = { type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } }
+// Anthropic's error bodies carry the request id, the fake's own ones too (SPEC §21).
+const anthropicShape = { type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) }, request_id: expect.stringMatching(/^req_/) }
 
 describe('bad HTTP input gets the dialect error shape and the proxy keeps serving', () => {
   test.each([

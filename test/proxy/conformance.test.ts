@@ -31,14 +31,13 @@ const FORMAT = {
   fingerprint: /^fp_[0-9a-f]{10}$/,
 }
 
-/** Paths the fake leaves out on purpose (see the README's "Differences kept"). */
+/** Paths the fake leaves out on purpose (see "Differences kept" in test/recordings/README.md). */
 const KEPT = new Set([
   'obfuscation',
   'billing',
   'tool_usage',
   'reasoning.context',
   'reasoning.mode',
-  'message.usage.inference_geo',
   'response.billing',
   'response.tool_usage',
   'response.reasoning.context',
@@ -302,7 +301,9 @@ describe('Anthropic Messages against recorded traffic', () => {
     const proxy = await startProxy({ llm: listLLM(toolCall('updateIssueList', {}, 'call_1_1', 'Okay.')) })
     const answer = await post(proxy, '/v1/messages', body, anthropicHeaders)
     const ours = (await answer.json()) as { id: string; content: { id?: string }[] }
-    expectSameShape(ours, recordedJson('anthropic/tool-call.json'), 'anthropic JSON')
+    // The JSON recording predates usage.inference_geo; the newer stream recording's message has it (SPEC §21).
+    const newer = (recordedChunks('anthropic/text.chunks.jsonl')[0] as { message: unknown }).message
+    expectSameShape(ours, recordedJson('anthropic/tool-call.json'), 'anthropic JSON', [newer])
     expect(ours.id).toMatch(FORMAT.anthropicMessage)
     expect(ours.content[1].id).toMatch(FORMAT.toolUse)
     expectAnthropicHeaders(answer.headers)
@@ -367,7 +368,8 @@ describe('Anthropic Messages against recorded traffic', () => {
 
     const unknown = await post(proxy, '/v1/messages/batches/oops', {}, anthropicHeaders)
     expect(unknown.status).toBe(404)
-    expectSameShape(await unknown.json(), { type: 'error', error: { type: 'not_found_error', message: 'x' } }, 'anthropic 404')
+    // The fake's own 404 has the recorded error's shape, request_id included (SPEC §21).
+    expectSameShape(await unknown.json(), recordedJson('anthropic/error.json'), 'anthropic 404')
     const byKey = await fetch(`${proxy.url}/v1/files`, { headers: { 'x-api-key': 'k' } })
     expect(await byKey.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } })
     const openai = await fetch(`${proxy.url}/v1/files`, { headers: { authorization: 'Bearer k' } })

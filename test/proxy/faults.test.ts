@@ -35,7 +35,9 @@ describe('proxy.fail()', () => {
   test('a stream cut short by a fault gives back its ScriptedLLM slot: the next call is answered', async () => {
     const proxy = await startProxy({ llm: new ScriptedLLM(['one two three four five six', 'next answer'], { slots: 1 }) })
     proxy.fail({ kind: 'malformed', afterChunks: 2 })
-    const stream = await openaiFor(proxy).chat.completions.create({ ...chat, stream: true })
+    // The SDK logs the SSE data it cannot parse ("Could not parse message into JSON") before
+    // throwing: expected here, so the client's logger is off and a passing run prints nothing.
+    const stream = await openaiFor(proxy, { logLevel: 'off' }).chat.completions.create({ ...chat, stream: true })
     const error = await (async () => {
       for await (const _ of stream) void _
     })().catch((e: unknown) => e)
@@ -74,7 +76,8 @@ describe('proxy.fail()', () => {
   test('malformed breaks the SSE data of a stream (Anthropic SDK)', async () => {
     const proxy = await startProxy()
     proxy.fail({ kind: 'malformed', afterChunks: 2 })
-    const error = await anthropicFor(proxy)
+    // As above: the SDK would log the unparsable SSE data it is about to throw for.
+    const error = await anthropicFor(proxy, { logLevel: 'off' })
       .messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
       .finalMessage()
       .catch((e: unknown) => e)

@@ -16,13 +16,13 @@ export async function startProxy(options?: FakeProxyOptions): Promise<FakeProxy>
 }
 
 /** An `openai` client on the proxy. */
-export function openaiFor(proxy: FakeProxy, options: { maxRetries?: number } = {}): OpenAI {
-  return new OpenAI({ apiKey: 'test-key', baseURL: `${proxy.url}/v1`, maxRetries: options.maxRetries ?? 0 })
+export function openaiFor(proxy: FakeProxy, options: { maxRetries?: number; logLevel?: 'off' } = {}): OpenAI {
+  return new OpenAI({ apiKey: 'test-key', baseURL: `${proxy.url}/v1`, maxRetries: options.maxRetries ?? 0, logLevel: options.logLevel })
 }
 
 /** An `@anthropic-ai/sdk` client on the proxy (its base URL excludes `/v1`). */
-export function anthropicFor(proxy: FakeProxy, options: { maxRetries?: number } = {}): Anthropic {
-  return new Anthropic({ apiKey: 'test-key', baseURL: proxy.url, maxRetries: options.maxRetries ?? 0 })
+export function anthropicFor(proxy: FakeProxy, options: { maxRetries?: number; logLevel?: 'off' } = {}): Anthropic {
+  return new Anthropic({ apiKey: 'test-key', baseURL: proxy.url, maxRetries: options.maxRetries ?? 0, logLevel: options.logLevel })
 }
 
 /** A text answer. */

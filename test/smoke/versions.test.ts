@@ -5,7 +5,7 @@ import aiPackage from 'ai/package.json' with { type: 'json' }
 import aiOpenAIPackage from '@ai-sdk/openai/package.json' with { type: 'json' }
 import aiAnthropicPackage from '@ai-sdk/anthropic/package.json' with { type: 'json' }
 
-// The README promises a matrix: Node 20 runs Vitest 4, openai 6 and ai 6; Node 24 runs Vitest 5,
+// The docs (docs/reference/runtime-requirements.md) promise a matrix: Node 20 runs Vitest 4, openai 6 and ai 6; Node 24 runs Vitest 5,
 // openai 7 and ai 7 (test/matrix/node24). This proves each leg really loads the majors it claims.
 test('each matrix leg runs the client majors it claims', () => {
   const nodeMajor = Number(process.versions.node.split('.')[0])

@@ -25,12 +25,14 @@ import {
 } from '../dialect.js'
 import { wireId } from '../wire-ids.js'
 import { jsonStringContent } from '../../internal/json-string.js'
+import { anthropicProviderError } from './errors.js'
 
 /** The Anthropic Messages dialect. */
 export const anthropicMessages: ModelDialect = {
   id: 'anthropic-messages',
   kind: 'model',
   errorStyle: 'anthropic',
+  providerError: anthropicProviderError,
   needs: ['anthropic_messages'],
   toolCallIds: 'anthropic-tool-use',
   decode,
@@ -47,7 +49,7 @@ function jsonToolId(context: EncodeContext): string {
   return wireId('anthropic-tool-use', `json/${context.id}`)
 }
 
-/** The usage counters of recorded traffic: cache fields (zero) and the serving tier. */
+/** The usage counters of recorded traffic: cache fields (zero), the serving tier and the inference region. */
 function usageOf(inputTokens: number, outputTokens: number): Record<string, unknown> {
   return {
     input_tokens: inputTokens,
@@ -56,6 +58,8 @@ function usageOf(inputTokens: number, outputTokens: number): Record<string, unkn
     cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
     output_tokens: outputTokens,
     service_tier: 'standard',
+    // As recorded traffic reports it when the request names no region (SPEC §21).
+    inference_geo: 'not_available',
   }
 }
 
@@ -215,7 +219,7 @@ function messageStartData(id: string, model: string, inputTokens: number): strin
   return (
     `{"type":"message_start","message":{"id":"${id}","type":"message","role":"assistant","model":${JSON.stringify(model)},` +
     `"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${inputTokens},"cache_creation_input_tokens":0,` +
-    `"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":0,"service_tier":"standard"}}}`
+    `"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":0,"service_tier":"standard","inference_geo":"not_available"}}}`
   )
 }
 

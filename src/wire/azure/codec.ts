@@ -5,7 +5,8 @@
  * model, whatever the body says, as on Azure.
  * @module
  */
-import { BadRequest, type ErrorAnswer, type RequestTarget, type WireDialect } from '../dialect.js'
+import { BadRequest, type RequestTarget, type WireDialect } from '../dialect.js'
+import { azureErrorAnswer, azureProviderError } from './errors.js'
 import { decodeSegment } from '../params.js'
 
 /** `/openai/deployments/{deployment}/{operation}`, capturing both. */
@@ -13,11 +14,6 @@ export const AZURE_DEPLOYMENT_PATH = /^\/openai\/deployments\/([^/]+)\/(chat\/co
 
 /** `/openai/v1/{operation}` and `/openai/{operation}`, capturing the version segment and the operation. */
 export const AZURE_OPENAI_PATH = /^\/openai(\/v1)?\/(chat\/completions|embeddings|responses|models(?:\/[^/]+)?)$/
-
-/** Azure's answer to a request without `api-version`. */
-function azureErrorAnswer(status: number, message: string): ErrorAnswer | undefined {
-  return status === 404 ? { body: { error: { code: '404', message } } } : undefined
-}
 
 function requireApiVersion(target: RequestTarget | undefined): void {
   if (!target?.query.get('api-version')) throw new BadRequest('Resource not found', undefined, { status: 404 })
@@ -37,6 +33,7 @@ export function onAzure<D extends WireDialect>(dialect: D, versioned: boolean): 
   return {
     ...dialect,
     errorAnswer: azureErrorAnswer,
+    providerError: azureProviderError,
     prepare: (json, target) => {
       if (!versioned) requireApiVersion(target)
       const deployment = deploymentOf(target)

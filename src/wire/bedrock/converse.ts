@@ -16,43 +16,19 @@ import {
   splitArguments,
   toolNameFor,
   type EncodeContext,
-  type ErrorAnswer,
   type ModelDialect,
   type RequestTarget,
   type EmitFrame,
   type SseFrame,
   type StreamEncoder,
 } from '../dialect.js'
+import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamError } from './errors.js'
 import { decodeSegment } from '../params.js'
 import { checkConverseFields } from './strict.js'
 import { quoteValue } from '../shape.js'
 
 /** `/model/{modelId}/{operation}`, capturing both. */
 export const BEDROCK_MODEL_PATH = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/
-
-/** Bedrock's error type for an HTTP status, as sent in `x-amzn-errortype`. */
-function errorType(status: number): string {
-  if (status === 401 || status === 403) return 'AccessDeniedException'
-  if (status === 404) return 'ResourceNotFoundException'
-  if (status === 408 || status === 504) return 'ModelTimeoutException'
-  if (status === 429) return 'ThrottlingException'
-  if (status === 502 || status === 503) return 'ServiceUnavailableException'
-  if (status >= 500) return 'InternalServerException'
-  return 'ValidationException'
-}
-
-/** Bedrock's error answer: `{ message }` and the type in `x-amzn-errortype`. */
-export function bedrockErrorAnswer(status: number, message: string): ErrorAnswer {
-  return { body: { message }, headers: { 'x-amzn-errortype': `${errorType(status)}:http://internal.amazon.com/coral/com.amazon.bedrock/` } }
-}
-
-/**
- * The stream frame for an error after the stream started: an event-stream *exception* message
- * (the framing sends an `event` ending in `Exception` as one).
- */
-export function bedrockStreamError(message: string): SseFrame {
-  return { event: 'internalServerException', data: JSON.stringify({ message }) }
-}
 
 /** The model id and operation of a Bedrock path. */
 export function bedrockTarget(target: RequestTarget | undefined): { modelId: string; operation: string } {
@@ -254,6 +230,7 @@ export const bedrockConverse: ModelDialect = {
   needs: [],
   decode,
   errorAnswer: bedrockErrorAnswer,
+  providerError: bedrockProviderError,
   encodeJson,
   encodeStream,
   framing: () => 'eventstream',

@@ -6,7 +6,8 @@
  */
 import type { ModelRequest } from '../../llm/types.js'
 import { BadRequest, type DirectDialect } from '../dialect.js'
-import { bedrockErrorAnswer, bedrockTarget } from './converse.js'
+import { bedrockTarget } from './converse.js'
+import { bedrockErrorAnswer, bedrockProviderError } from './errors.js'
 import { requestedDimensions } from '../params.js'
 
 /** Whether `modelId` names an embedding model (Titan, Cohere and Nova embedding ids contain `embed`). */
@@ -34,6 +35,7 @@ export const bedrockEmbed: DirectDialect = {
   errorStyle: 'openai',
   needs: ['embeddings'],
   errorAnswer: bedrockErrorAnswer,
+  providerError: bedrockProviderError,
   decode: (json, target): ModelRequest => {
     const { modelId } = bedrockTarget(target)
     dimensionsOf(json)

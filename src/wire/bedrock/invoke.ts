@@ -8,7 +8,8 @@
 import { toBase64, utf8Bytes } from '../../internal/bytes.js'
 import { BadRequest, frameData, type ModelDialect } from '../dialect.js'
 import { anthropicMessages } from '../anthropic-messages/codec.js'
-import { bedrockErrorAnswer, bedrockStreamError, bedrockTarget } from './converse.js'
+import { bedrockTarget } from './converse.js'
+import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamError } from './errors.js'
 
 /** `POST /model/{modelId}/invoke` and `/invoke-with-response-stream`, for Anthropic models. */
 export const bedrockInvoke: ModelDialect = {
@@ -18,6 +19,7 @@ export const bedrockInvoke: ModelDialect = {
   errorStyle: 'openai',
   needs: [],
   errorAnswer: bedrockErrorAnswer,
+  providerError: bedrockProviderError,
   decode: (json, target) => {
     const { modelId, operation } = bedrockTarget(target)
     if (!/anthropic|claude/i.test(modelId)) {

@@ -17,7 +17,6 @@ import {
   record,
   type DirectDialect,
   type EncodeContext,
-  type ErrorAnswer,
   type ModelDialect,
   type RequestTarget,
   type EmitFrame,
@@ -25,6 +24,7 @@ import {
   type StreamEncoder,
   type StreamFraming,
 } from '../dialect.js'
+import { geminiErrorAnswer, geminiProviderError } from './errors.js'
 import { decodeSegment, requestedDimensions } from '../params.js'
 
 /** The model methods served under `/v1beta/models/{model}:`. */
@@ -41,35 +41,6 @@ export const GEMINI_MODELS_PATH = /^\/v1(?:beta)?\/models(?:\/([^/:]+))?$/
 
 /** The paths the Gemini model list owns outright (`/v1/models` is shared with OpenAI's list). */
 export const GEMINI_MODELS_ROUTE = /^\/v1beta\/models(?:\/[^/:]+)?$/
-
-/** The gRPC status names Gemini errors carry, by HTTP status. */
-const STATUS_NAMES: Readonly<Record<number, string>> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  409: 'ABORTED',
-  413: 'INVALID_ARGUMENT',
-  415: 'INVALID_ARGUMENT',
-  422: 'FAILED_PRECONDITION',
-  429: 'RESOURCE_EXHAUSTED',
-  499: 'CANCELLED',
-  500: 'INTERNAL',
-  501: 'UNIMPLEMENTED',
-  502: 'UNAVAILABLE',
-  503: 'UNAVAILABLE',
-  504: 'DEADLINE_EXCEEDED',
-}
-
-/**
- * Gemini's error body: `{ error: { code, message, status } }`. A proxy refusal adds its code
- * as a `google.rpc.ErrorInfo` detail, where Google puts machine-readable reasons.
- */
-export function geminiErrorAnswer(status: number, message: string, code?: string): ErrorAnswer {
-  const name = STATUS_NAMES[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION')
-  const details = code ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: code, domain: 'agent-doubles' }] : undefined
-  return { body: { error: { code: status, message, status: name, ...(details ? { details } : {}) } } }
-}
 
 /** The model and method a path names, or `undefined` off the Gemini routes. */
 function methodTarget(target: RequestTarget | undefined): { model: string; method: GeminiMethod } | undefined {
@@ -342,6 +313,7 @@ export const geminiGenerate: ModelDialect = {
     return decodeGenerate(json, model, method === 'streamGenerateContent')
   },
   errorAnswer: geminiErrorAnswer,
+  providerError: geminiProviderError,
   encodeJson,
   encodeStream,
   framing,
@@ -356,6 +328,7 @@ export const geminiCountTokens: DirectDialect = {
   needs: [],
   modelTraffic: false,
   errorAnswer: geminiErrorAnswer,
+  providerError: geminiProviderError,
   decode: (json, target) => {
     const { model } = requireModel(target)
     const wrapped = record(json.generateContentRequest ?? json.generate_content_request)
@@ -398,6 +371,7 @@ export const geminiEmbed: DirectDialect = {
   errorStyle: 'openai',
   needs: ['embeddings'],
   errorAnswer: geminiErrorAnswer,
+  providerError: geminiProviderError,
   decode: (json, target) => {
     const { model, method } = requireModel(target)
     const items = embedItems(json, method === 'batchEmbedContents')
@@ -435,6 +409,7 @@ export const geminiModels: DirectDialect = {
   needs: [],
   modelTraffic: false,
   errorAnswer: geminiErrorAnswer,
+  providerError: geminiProviderError,
   decode: (): ModelRequest => ({ model: '', messages: [], stream: false }),
   answer: (_request, { path }) => {
     const one = GEMINI_MODELS_PATH.exec(path)?.[1]

@@ -17,19 +17,14 @@ import {
   record,
   type DirectDialect,
   type EncodeContext,
-  type ErrorAnswer,
   type ModelDialect,
   type EmitFrame,
   type SseFrame,
   type StreamEncoder,
   type StreamFraming,
 } from '../dialect.js'
+import { ollamaErrorAnswer, ollamaProviderError } from './errors.js'
 import { requestedDimensions } from '../params.js'
-
-/** Ollama's error body: `{ error: message }`. */
-export function ollamaErrorAnswer(_status: number, message: string): ErrorAnswer {
-  return { body: { error: message } }
-}
 
 /** Durations every answer reports (nanoseconds), fixed so answers are deterministic. */
 const DURATIONS = { total_duration: 12_000_000, load_duration: 1_000_000, prompt_eval_duration: 3_000_000, eval_duration: 8_000_000 }
@@ -219,6 +214,7 @@ export const ollamaChat: ModelDialect = {
   anyContentType: true,
   decode: decodeChat,
   errorAnswer: ollamaErrorAnswer,
+  providerError: ollamaProviderError,
   encodeJson: encodeChatJson,
   encodeStream: encodeChatStream,
   framing: ndjson,
@@ -235,6 +231,7 @@ export const ollamaGenerate: ModelDialect = {
   anyContentType: true,
   decode: decodeGenerate,
   errorAnswer: ollamaErrorAnswer,
+  providerError: ollamaProviderError,
   encodeJson: encodeGenerateJson,
   encodeStream: encodeGenerateStream,
   framing: ndjson,
@@ -265,6 +262,7 @@ export const ollamaEmbed: DirectDialect = {
   needs: ['embeddings'],
   anyContentType: true,
   errorAnswer: ollamaErrorAnswer,
+  providerError: ollamaProviderError,
   decode: (json, target) => {
     const model = requireModel(json)
     checkOllamaFields(json, 'EmbedRequest')
@@ -304,6 +302,7 @@ export const ollamaTags: DirectDialect = {
   needs: [],
   modelTraffic: false,
   errorAnswer: ollamaErrorAnswer,
+  providerError: ollamaProviderError,
   decode: (): ModelRequest => ({ model: '', messages: [], stream: false }),
   answer: () => ({ models: ollamaModelNames.map(ollamaModel) }),
 }

@@ -28,6 +28,7 @@ import {
 } from '../dialect.js'
 import { wireId } from '../wire-ids.js'
 import { jsonStringContent } from '../../internal/json-string.js'
+import { openaiProviderError } from './errors.js'
 
 /**
  * The `system_fingerprint` answers carry: real ones name the backend configuration
@@ -40,6 +41,7 @@ export const openaiChat: ModelDialect = {
   id: 'openai-chat',
   kind: 'model',
   errorStyle: 'openai',
+  providerError: openaiProviderError,
   needs: [],
   toolCallIds: 'openai-call',
   decode,

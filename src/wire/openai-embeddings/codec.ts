@@ -10,6 +10,7 @@ import { toBase64 as bytesToBase64 } from '../../internal/bytes.js'
 import { yieldToLoop } from '../../internal/scheduling.js'
 import type { ModelRequest } from '../../llm/types.js'
 import { BadRequest, numberOr, requireString, type DirectContext, type DirectDialect } from '../dialect.js'
+import { openaiProviderError } from '../openai-chat/errors.js'
 
 /** Dimensions of a vector when the request does not ask for a number. */
 export const DEFAULT_DIMENSIONS = 64
@@ -41,6 +42,7 @@ export const openaiEmbeddings: DirectDialect = {
   id: 'openai-embeddings',
   kind: 'direct',
   errorStyle: 'openai',
+  providerError: openaiProviderError,
   needs: ['embeddings'],
   decode,
   answer: async (request, context) => {

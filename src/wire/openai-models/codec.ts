@@ -7,6 +7,7 @@
 import type { ModelRequest } from '../../llm/types.js'
 import type { DirectDialect } from '../dialect.js'
 import { geminiModels } from '../gemini/codec.js'
+import { openaiProviderError } from '../openai-chat/errors.js'
 
 /** The models the fake lists. */
 export const listedModels: readonly string[] = Object.freeze([
@@ -24,6 +25,7 @@ export const openaiModels: DirectDialect = {
   id: 'openai-models',
   kind: 'direct',
   errorStyle: 'openai',
+  providerError: openaiProviderError,
   needs: [],
   modelTraffic: false,
   decode: (): ModelRequest => ({ model: '', messages: [], stream: false }),

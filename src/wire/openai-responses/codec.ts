@@ -26,12 +26,14 @@ import {
 } from '../dialect.js'
 import { wireId, type WireIdKind } from '../wire-ids.js'
 import type { ResponseMemory } from '../response-memory.js'
+import { openaiProviderError } from '../openai-chat/errors.js'
 
 /** The OpenAI Responses dialect. */
 export const openaiResponses: ModelDialect = {
   id: 'openai-responses',
   kind: 'model',
   errorStyle: 'openai',
+  providerError: openaiProviderError,
   needs: ['responses_api'],
   toolCallIds: 'openai-call',
   decode,

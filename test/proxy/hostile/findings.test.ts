@@ -29,7 +29,7 @@ describe('issue 8 findings, in a child process', () => {
     expect(code).toBe(0)
     const results = JSON.parse(stdout)
     expect(results.nestedChat).toEqual({ status: 400, body: { error: expect.objectContaining({ message: expect.stringContaining('deeper than 512 levels'), type: 'invalid_request_error' }) } })
-    expect(results.nestedAnthropic).toEqual({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('deeper than 512 levels') } } })
+    expect(results.nestedAnthropic).toEqual({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('deeper than 512 levels') }, request_id: expect.stringMatching(/^req_/) } })
     expect(results.objectIdAnthropic).toMatchObject({ status: 400, body: { type: 'error', error: { message: 'messages.1.content.0.id: Input should be a valid string' } } })
     expect(results.embeddings8192).toMatchObject({ status: 400, body: { error: { param: 'dimensions', code: 'integer_above_max_value' } } })
     expect(results.embeddings30MB).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^This model's maximum context length is 8192 tokens/) } } })

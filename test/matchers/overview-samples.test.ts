@@ -1,6 +1,6 @@
 /**
- * The README's sample matcher failures are the real ones: each failure below is produced by the
- * matchers, and its message (colours stripped) must appear verbatim in a `text` block of README.md.
+ * The matcher overview page's sample failures (docs/matchers/index.md) are the real ones: each failure below is produced by the
+ * matchers, and its message (colours stripped) must appear verbatim in a `text` block of that page.
  */
 import { readFileSync } from 'node:fs'
 import OpenAI from 'openai'
@@ -9,7 +9,7 @@ import { installMatchers } from '../../matchers/index.js'
 import { FakeProxy, mockAgent } from '../../src/index.js'
 
 installMatchers(expect)
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const readme = readFileSync(new URL('../../docs/matchers/index.md', import.meta.url), 'utf8')
 const textBlocks = [...readme.matchAll(/```text\n([\s\S]*?)\n```/g)].map((match) => match[1])
 
 function failureOf(assertion: () => unknown): string {
@@ -24,7 +24,7 @@ function failureOf(assertion: () => unknown): string {
 let proxy: FakeProxy | undefined
 afterEach(() => proxy?.close())
 
-test('the README shows the real failure messages of the matchers', async () => {
+test('the matcher overview page shows the real failure messages of the matchers', async () => {
   const researcher = mockAgent({ weather: 'sunny', market: 'bullish' }, { name: 'researcher' })
   await researcher('weather today')
   await researcher('market outlook')

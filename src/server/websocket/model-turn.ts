@@ -1,0 +1,150 @@
+/**
+ * One model response of a realtime session (OpenAI Realtime, Gemini Live), served as the HTTP
+ * hot path serves one request: the same checks and planned refusals and provider errors
+ * (SPEC §5.3, §10.2), the same brain (its per-identity session), tool-call ids in the wire's
+ * format, the same record in `proxy.requests` with the final response noted by `BrainEvents`.
+ * @module
+ */
+import type { LLM, ModelRequest, StreamEvent } from '../../llm/types.js'
+import { eventsAtOnce, type MaybeAtOnce } from '../../llm/stream-events.js'
+import { isProviderError } from '../../provider-errors.js'
+import { isProxyError } from '../../gateway/proxy-error.js'
+import { BrainEvents } from '../brain-events.js'
+import { checkModelRequestDetail } from '../../gateway/checks.js'
+import { LLM_ERROR_PREFIX, type StreamEncoder } from '../../wire/dialect.js'
+import type { ProxyState } from '../handle-request.js'
+import { openaiProviderError } from '../../wire/openai-chat/errors.js'
+import { refusalCodes } from '../../gateway/refusal-codes.js'
+import type { Dialect, FakeRequest, Identity } from '../types.js'
+import type { WireIdKind } from '../../wire/wire-ids.js'
+import { toolCallIdRenamer } from '../../wire/tool-call-ids.js'
+import { utf8Bytes } from '../../internal/bytes.js'
+
+/** Why a turn was not answered, in words a wire's `error` event carries. */
+export interface TurnFailure {
+  /** The HTTP status the same failure has over HTTP. */
+  status: number
+  type: string
+  code: string | null
+  message: string
+}
+
+/** What a turn is made of. */
+export interface TurnInput {
+  state: ProxyState
+  identity: Identity
+  dialect: Dialect
+  session: string
+  path: string
+  headers: Record<string, string>
+  /** The client event that asked for the response (its JSON is the record's body). */
+  event: Record<string, unknown>
+  request: ModelRequest
+}
+
+/** The record of a turn, as `proxy.requests` lists it: the conversation at the time it was asked. */
+export function turnRecord(input: TurnInput): FakeRequest {
+  return {
+    lane: input.state.lane,
+    method: 'GET',
+    path: input.path,
+    agent: input.identity.agent,
+    definitionCid: input.identity.definitionCid,
+    subagent: input.identity.subagent,
+    headers: input.headers,
+    body: utf8Bytes(JSON.stringify(input.event)),
+    json: input.event,
+    dialect: input.dialect,
+    model: input.request.model === '' ? undefined : input.request.model,
+    stream: true,
+    request: input.request,
+    session: input.session,
+  }
+}
+
+/**
+ * Checks the turn as the hot path checks a request (identity, pending refusals, planned provider
+ * errors) and records it: a refusal in `refusals`, a provider error as a request with its status
+ * and error, a turn that may go ahead in `requests`. Returns the failure, if any.
+ */
+export function admitTurn(input: TurnInput, record: FakeRequest): TurnFailure | undefined {
+  const { state } = input
+  const failed = checkModelRequestDetail({ identity: input.identity, book: state.book, strict: state.strict, features: state.features, needs: [] })
+  const refusal = failed ?? takePending(state.pendingRefusals)
+  if (refusal) {
+    const { status } = refusalCodes[refusal.code]
+    state.refusals.push({ code: refusal.code, status, request: record })
+    return { status, type: 'invalid_request_error', code: refusal.code, message: refusal.message ?? refusalCodes[refusal.code].meaning }
+  }
+  const planned = takePending(state.pendingProviderErrors)
+  if (planned && planned.name !== 'timeout') {
+    // Realtime sessions report errors in OpenAI's words (Gemini Live closes with them as the reason).
+    const answer = openaiProviderError(planned.name, { dialect: 'openai-responses', message: planned.message, retryAfterS: planned.retryAfterS, model: record.model, requestId: `req_${state.nextId()}`, now: Math.floor(Date.now() / 1000) })
+    state.requests.push({ ...record, status: answer.status, error: answer.error })
+    return { status: answer.status, type: answer.error.type, code: answer.error.code ?? null, message: answer.error.message }
+  }
+  state.requests.push(record)
+  return undefined
+}
+
+/** The brain answering `identity` on `state`: its per-caller session where it has them. */
+export function brainFor(state: ProxyState, identity: Identity): LLM {
+  const llm = state.brain()
+  return llm.session?.(`${identity.agent ?? ''}/${identity.subagent ?? ''}`) ?? llm
+}
+
+/** How {@link pumpTurn} hands events out and learns to stop. */
+export interface PumpOptions {
+  /** Takes each event (renamed, one `finish` at the end). */
+  encode: StreamEncoder
+  record: FakeRequest
+  /** The wire's tool-call id format; without it the brain's ids are kept. */
+  toolCallIds?: WireIdKind
+  /** Aborted when the response is cancelled or the session ends. */
+  signal: AbortSignal
+  /** A promise while the client has fallen behind: waited for before the next event. */
+  room(): Promise<void> | undefined
+}
+
+/**
+ * Feeds `brain`'s answer to `request` to `options.encode` until it ends or the signal stops it.
+ * A brain whose events are all known passes them without an `await` each. Rejects with the
+ * brain's error (see {@link turnFailureOf}).
+ */
+export async function pumpTurn(brain: LLM, request: ModelRequest, options: PumpOptions): Promise<void> {
+  const { signal } = options
+  const events = new BrainEvents(options.encode, { model: request.model, rename: options.toolCallIds ? toolCallIdRenamer(options.toolCallIds) : (id: string) => id, record: options.record })
+  const stream = brain.stream(request, { signal }) as AsyncIterable<StreamEvent> & MaybeAtOnce
+  // An `await` only where the client has fallen behind: a turn whose events are all known is
+  // encoded in one go, as a bare server would send it.
+  if (stream[eventsAtOnce]) {
+    const all = await stream[eventsAtOnce]()
+    for (let step = all.next(); !step.done; step = all.next()) {
+      if (signal.aborted || !events.pass(step.value)) return
+      const room = options.room()
+      if (room) await room
+    }
+  } else {
+    for await (const event of stream) {
+      if (signal.aborted || !events.pass(event)) return
+      const room = options.room()
+      if (room) await room
+    }
+  }
+  if (!signal.aborted) events.end()
+}
+
+/** A brain's failure as the `error` event tells it. */
+export function turnFailureOf(error: unknown): TurnFailure {
+  if (isProxyError(error)) return { status: refusalCodes[error.code].status, type: 'invalid_request_error', code: error.code, message: error.message }
+  if (isProviderError(error)) return { status: 500, type: 'server_error', code: error.errorName, message: error.message }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  return { status: 500, type: 'server_error', code: 'server_error', message: `${LLM_ERROR_PREFIX} threw: ${message}` }
+}
+
+function takePending<T extends { remaining: number }>(pending: T[]): T | undefined {
+  const next = pending[0]
+  if (!next) return undefined
+  if (--next.remaining <= 0) pending.shift()
+  return next
+}

@@ -1,0 +1,30 @@
+/**
+ * Vertex AI (SPEC §21): its route, serving Gemini and Anthropic models with their own dialects.
+ * The one entry the list of dialects (../dialects.ts) holds for Vertex.
+ * @module
+ */
+import type { WireDialect } from '../dialect.js'
+import { geminiCountTokens, geminiGenerate } from '../gemini/codec.js'
+import { anthropicOnVertex } from './anthropic.js'
+import { onVertex } from './gemini.js'
+import { VERTEX_ANTHROPIC_METHODS, VERTEX_GEMINI_METHODS, VERTEX_MODEL_PATH } from './routes.js'
+
+const geminiGenerateOnVertex = onVertex(geminiGenerate)
+const geminiCountTokensOnVertex = onVertex(geminiCountTokens)
+
+/** The hosts Vertex AI answers on (regional, global and multi-regional), for routing (SPEC §9). */
+export const vertexHosts: readonly string[] = ['aiplatform.googleapis.com', '*-aiplatform.googleapis.com', 'aiplatform.*.rep.googleapis.com']
+
+/**
+ * Vertex's route: the path pattern and the dialect for a match (the method decides), or
+ * `undefined` for a method Vertex has but the fake does not serve.
+ */
+export const vertexRoute = {
+  path: VERTEX_MODEL_PATH,
+  route: (match: RegExpExecArray): { method: 'POST'; dialect: WireDialect } | undefined => {
+    const [, publisher, , method] = match
+    if (publisher === 'google' && VERTEX_GEMINI_METHODS.has(method)) return { method: 'POST', dialect: method === 'countTokens' ? geminiCountTokensOnVertex : geminiGenerateOnVertex }
+    if (publisher === 'anthropic' && VERTEX_ANTHROPIC_METHODS.has(method)) return { method: 'POST', dialect: anthropicOnVertex }
+    return undefined
+  },
+}
