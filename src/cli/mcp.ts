@@ -10,7 +10,8 @@ import { PREFIX } from '../internal/describe.js'
 import { createProtocolServer } from '../mcp/protocol-server.js'
 import { loadMcpSdk, missingPeerError } from '../mcp/sdk.js'
 import { McpState } from '../mcp/state.js'
-import type { FakeMcpServerOptions } from '../mcp/types.js'
+import type { FakeMcpServerOptions, McpCall, McpMessage } from '../mcp/types.js'
+import { lineTooLong, limitLines, STDIO_LINE_LIMIT } from '../mcp/stdio-lines.js'
 import { mcpUsage } from './help.js'
 
 export { mcpUsage } from './help.js'
@@ -19,6 +20,12 @@ const OWNER = 'agent-doubles mcp'
 
 /** A running stdio server. */
 export interface StdioMcpServer {
+  /** Every JSON-RPC message received, oldest first, as over HTTP (`FakeMcpServer.requests`). */
+  readonly requests: readonly McpMessage[]
+  /** Every `tools/call`, oldest first (`FakeMcpServer.calls`). */
+  readonly calls: readonly McpCall[]
+  /** Clears the records and planned faults, as `FakeMcpServer.reset()` does. */
+  reset(): void
   /** Ends the connection. */
   close(): Promise<void>
 }
@@ -34,6 +41,7 @@ export async function serveMcpStdio(
   argv: string[],
   stdin: Readable = process.stdin,
   stdout: Writable = process.stdout,
+  stderr: Writable = process.stderr,
 ): Promise<StdioMcpServer> {
   const { values, positionals } = parse(argv)
   if (positionals[0] !== 'mcp') throw usage(`expected the command mcp, got ${positionals[0] === undefined ? 'none' : JSON.stringify(positionals[0])}`)
@@ -47,7 +55,9 @@ export async function serveMcpStdio(
   })
   state.compile = sdk.compile
   const server = createProtocolServer(sdk, state)
-  const transport = new stdio.StdioServerTransport(stdin, stdout)
+  // Oversized lines never reach the SDK's transport, which would close on them.
+  const lines = limitLines(stdin, STDIO_LINE_LIMIT, (bytes) => stderr.write(lineTooLong(bytes, STDIO_LINE_LIMIT)))
+  const transport = new stdio.StdioServerTransport(lines, stdout)
   await server.connect(transport)
   // Recorded as over HTTP, though only a test reading `requests` in-process would see them.
   const deliver = transport.onmessage
@@ -55,7 +65,16 @@ export async function serveMcpStdio(
     state.record(message)
     deliver?.(message)
   }
-  return { close: () => server.close() }
+  return {
+    get requests() {
+      return state.requests
+    },
+    get calls() {
+      return state.calls
+    },
+    reset: () => state.reset(),
+    close: () => server.close(),
+  }
 }
 
 /** A bad command line: the message, then the usage. */

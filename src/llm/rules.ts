@@ -6,6 +6,7 @@
 import type { ModelRequest, ToolResultPart } from './types.js'
 import { argumentError, checkOptions, describeValue, is, PREFIX } from '../internal/describe.js'
 import { lastUserText } from './helpers.js'
+import { catastrophicReason } from './regex-safety.js'
 import { describeDraft, parseReply, type Reply, type ReplyDraft } from './reply.js'
 
 /** How one field of a request is matched: a substring (ignoring case), a RegExp, or a predicate. */
@@ -215,6 +216,10 @@ function revive(match: unknown): unknown {
     } catch (cause) {
       throw new TypeError(`match.${field} ${JSON.stringify(value)} is not a valid regular expression (${(cause as Error).message})`)
     }
+    // A rules file may come from anywhere (the control API takes one): a pattern that can
+    // backtrack exponentially would stall the proxy on a short input, so it is refused here.
+    const catastrophic = catastrophicReason(literal[1])
+    if (catastrophic) throw new TypeError(`match.${field} ${JSON.stringify(value)} may backtrack exponentially: ${catastrophic}; write it without the nesting`)
   }
   return revived
 }

@@ -7,7 +7,7 @@
 import { argumentError, checkOptions, is, PREFIX } from '../internal/describe.js'
 import { KIND, kindOf } from '../kinds.js'
 import { registerDouble, releaseDouble, reviveDouble } from '../registry.js'
-import { startMcpHttp, type RunningMcpServer } from './http-server.js'
+import { startMcpHttp, type McpHttpLimits, type RunningMcpServer } from './http-server.js'
 import { loadMcpSdk } from './sdk.js'
 import { McpState } from './state.js'
 import type { FakeMcpServerOptions, McpCall, McpFailOptions, McpMessage, McpToolDefinition } from './types.js'
@@ -53,6 +53,7 @@ export class FakeMcpServer {
   }
 
   readonly #state: McpState
+  readonly #limits: McpHttpLimits
   #server: RunningMcpServer | undefined
   #starting = false
 
@@ -64,7 +65,11 @@ export class FakeMcpServer {
       tools: ['an object of tool definitions by name', is.object],
       resources: ['an object of contents by URI', is.object],
       prompts: ['an object of prompt definitions by name', is.object],
+      maxSessions: ['a positive integer', is.positiveInteger],
+      sessionIdleMs: ['a positive integer of milliseconds', is.positiveInteger],
+      requestTimeoutMs: ['a positive integer of milliseconds', is.positiveInteger],
     })
+    this.#limits = { maxSessions: options.maxSessions, sessionIdleMs: options.sessionIdleMs, requestTimeoutMs: options.requestTimeoutMs }
     this.#state = new McpState(OWNER, options)
     registerDouble(this)
   }
@@ -87,7 +92,7 @@ export class FakeMcpServer {
     try {
       const sdk = await loadMcpSdk(OWNER)
       this.#state.compile = sdk.compile
-      this.#server = await startMcpHttp(sdk, this.#state, options.port)
+      this.#server = await startMcpHttp(sdk, this.#state, options.port, this.#limits)
     } finally {
       this.#starting = false
     }

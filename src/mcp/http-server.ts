@@ -11,6 +11,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { PREFIX } from '../internal/describe.js'
 import { MAX_BODY_BYTES, readBody, startServer } from '../server/server.js'
+import { refuseNonLocal } from '../server/local-only.js'
 import { createProtocolServer } from './protocol-server.js'
 import { RpcCode } from './protocol-error.js'
 import type { McpSdk } from './sdk.js'
@@ -32,10 +33,28 @@ export interface RunningMcpServer {
 interface Session {
   server: Server
   transport: StreamableHTTPServerTransport
+  /** When a request last named it (`Date.now()`). */
+  usedAt: number
 }
 
+/** The bounds of the HTTP server (SPEC §24); each `undefined` takes its default. */
+export interface McpHttpLimits {
+  /** Sessions open at once; one more ends the least recently used. @default 1000 */
+  maxSessions?: number | undefined
+  /** Unused this long, a session is ended. @default 600000 */
+  sessionIdleMs?: number | undefined
+  /** A request's headers and body arrive within this or get a 408. @default 60000 */
+  requestTimeoutMs?: number | undefined
+}
+
+/** The default bounds of {@link McpHttpLimits}. */
+export const MCP_HTTP_DEFAULTS = Object.freeze({ maxSessions: 1000, sessionIdleMs: 10 * 60_000 })
+
 /** Listens on `port` of 127.0.0.1 (0 takes a free one) and serves `state` over Streamable HTTP. */
-export async function startMcpHttp(sdk: McpSdk, state: McpState, port = 0): Promise<RunningMcpServer> {
+export async function startMcpHttp(sdk: McpSdk, state: McpState, port = 0, limits: McpHttpLimits = {}): Promise<RunningMcpServer> {
+  const maxSessions = limits.maxSessions ?? MCP_HTTP_DEFAULTS.maxSessions
+  const idleMs = limits.sessionIdleMs ?? MCP_HTTP_DEFAULTS.sessionIdleMs
+  // Named sessions, least recently used first: a use moves a session to the end.
   const sessions = new Map<string, Session>()
   // Every session opened, named or not yet: close() ends them all.
   const opened = new Set<Session>()
@@ -47,15 +66,45 @@ export async function startMcpHttp(sdk: McpSdk, state: McpState, port = 0): Prom
       keepAliveMs: 0,
       onsessioninitialized: (id) => {
         sessions.set(id, session)
+        // Over the cap, the least recently used go first (SPEC §24).
+        for (const [, oldest] of sessions) {
+          if (sessions.size <= maxSessions) break
+          endSession(oldest)
+        }
       },
     })
-    const session: Session = { server: createProtocolServer(sdk, state), transport }
+    const session: Session = { server: createProtocolServer(sdk, state), transport, usedAt: Date.now() }
     opened.add(session)
     transport.onclose = () => {
       opened.delete(session)
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId)
     }
     await session.server.connect(transport)
+    return session
+  }
+
+  /** Ends a session: its client's next request gets `Session not found`. */
+  function endSession(session: Session): void {
+    if (session.transport.sessionId !== undefined) sessions.delete(session.transport.sessionId)
+    opened.delete(session)
+    void session.server.close().catch(() => undefined)
+  }
+
+  /**
+   * The session named `id`, marked as used now; sessions idle for longer than allowed are ended
+   * first. Checked as requests arrive rather than by a timer, so an idle server holds no timer.
+   */
+  function useSession(id: string): Session | undefined {
+    const now = Date.now()
+    for (const [, session] of sessions) {
+      if (now - session.usedAt < idleMs) break
+      endSession(session)
+    }
+    const session = sessions.get(id)
+    if (!session) return undefined
+    session.usedAt = now
+    sessions.delete(id)
+    sessions.set(id, session)
     return session
   }
 
@@ -81,20 +130,26 @@ export async function startMcpHttp(sdk: McpSdk, state: McpState, port = 0): Prom
       if (session.transport.sessionId === undefined) await session.server.close()
       return
     }
-    const session = sessions.get(sessionId)
+    const session = useSession(sessionId)
     if (!session) return answerError(res, 404, -32001, 'Session not found')
     if (breakByFault(state, body, sessionId, res)) return
     return session.transport.handleRequest(req, res, body)
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A web page in the developer's browser must not drive the server (SPEC §24).
+    const refused = refuseNonLocal(req)
+    if (refused) {
+      req.resume()
+      return answerError(res, refused.status, -32000, `${PREFIX} FakeMcpServer: ${refused.message}`)
+    }
     const path = (req.url ?? '/').split('?')[0]
     if (path !== MCP_PATH) return answerError(res, 404, -32000, `Not Found: ${path} (the MCP endpoint is ${MCP_PATH})`)
     if (req.method === 'POST') return post(req, res)
     if (req.method === 'GET' || req.method === 'DELETE') {
       const sessionId = headerOf(req, 'mcp-session-id')
       if (sessionId === undefined) return answerError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required')
-      const session = sessions.get(sessionId)
+      const session = useSession(sessionId)
       if (!session) return answerError(res, 404, -32001, 'Session not found')
       return session.transport.handleRequest(req, res)
     }
@@ -108,7 +163,7 @@ export async function startMcpHttp(sdk: McpSdk, state: McpState, port = 0): Prom
       if (res.headersSent) res.destroy()
       else answerError(res, 500, RpcCode.InternalError, `${PREFIX} FakeMcpServer crashed on this request: ${error instanceof Error ? error.message : String(error)}`)
     }
-  }, { port })
+  }, { port, requestTimeoutMs: limits.requestTimeoutMs })
 
   return {
     url: `${http.url}${MCP_PATH}`,

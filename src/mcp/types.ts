@@ -158,6 +158,16 @@ export interface FakeMcpServerOptions {
   resources?: Record<string, string | McpResourceDefinition>
   /** The prompts, by name. */
   prompts?: Record<string, McpPromptDefinition>
+  /**
+   * The most Streamable HTTP sessions open at once; opening one more ends the least recently
+   * used (SPEC §24). A client of an ended session gets the SDK's 404 `Session not found`.
+   * @default 1000
+   */
+  maxSessions?: number
+  /** How long a session may go unused before it is ended (checked as requests arrive). @default 600000 (10 min) */
+  sessionIdleMs?: number
+  /** How long a request's headers and body may take to arrive before a 408. @default 60000 */
+  requestTimeoutMs?: number
 }
 
 /** One recorded `tools/call`. */

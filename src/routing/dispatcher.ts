@@ -191,7 +191,12 @@ function takeHookOff(realm: Holder, hook: DispatcherHook): void {
     // Someone who set another dispatcher over ours keeps theirs.
     if (realm[key] !== hook.guarded) continue
     if (had) realm[key] = dispatcher
-    else delete realm[key]
+    else if (Object.getOwnPropertyDescriptor(realm, key)?.configurable !== false) delete realm[key]
+    // undici's setGlobalDispatcher makes the key non-configurable: a test that set its own
+    // dispatcher and then put ours back leaves a key that cannot be deleted (deleting threw
+    // "Cannot delete property 'Symbol(undici.globalDispatcher.2)'"). It gets the dispatcher
+    // found under the other key, the one requests went to before the guard.
+    else realm[key] = hook.found.find((other) => other.dispatcher !== undefined)?.dispatcher as Dispatcher
   }
   void hook.made?.destroy()
 }

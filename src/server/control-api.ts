@@ -10,6 +10,8 @@ import type { LLM } from '../llm/types.js'
 import { RulesUnsupported, llmFromScriptText } from '../llm/load-script.js'
 import { utf8Length, utf8Text } from '../internal/bytes.js'
 import { readBody } from './read-body.js'
+import { refuseNonLocal } from './local-only.js'
+import { redactHeaders } from './redact.js'
 import type { FakeRequest, Refusal } from './types.js'
 
 /** Where the control API's routes live. */
@@ -71,7 +73,11 @@ export async function handleControlApi(req: IncomingMessage, res: ServerResponse
   const method = (req.method ?? 'GET').toUpperCase()
   const route = Object.hasOwn(routes, name) ? routes[name] : undefined
   let answer: Answer
-  if (!route) {
+  const refused = refuseNonLocal(req)
+  if (refused) {
+    req.resume()
+    answer = failure(refused.status, refused.message)
+  } else if (!route) {
     req.resume()
     answer = failure(404, `no control route ${method} ${path}; routes: ${describeRoutes()}`)
   } else if (!Object.hasOwn(route, method)) {
@@ -92,9 +98,9 @@ export async function handleControlApi(req: IncomingMessage, res: ServerResponse
   res.end(text)
 }
 
-/** A record as JSON: the body as the text it was sent as, not a byte array. */
+/** A record as JSON: the body as the text it was sent as, not a byte array; credentials masked. */
 function requestRecord(record: FakeRequest): Record<string, unknown> {
-  return { ...record, body: utf8Text(record.body) }
+  return { ...record, headers: redactHeaders(record.headers), body: utf8Text(record.body) }
 }
 
 async function putScript(req: IncomingMessage, target: ControlTarget): Promise<Answer> {
@@ -181,7 +187,8 @@ async function readObject(req: IncomingMessage): Promise<{ value: Record<string,
 
 function failure(status: number, message: string): Answer {
   const text = message.startsWith(PREFIX) ? message : `${PREFIX} control API: ${message}`
-  return { status, body: { error: { code: status >= 500 ? 'not_implemented' : 'invalid_request', message: text } } }
+  const code = status >= 500 ? 'not_implemented' : status === 403 ? 'forbidden' : 'invalid_request'
+  return { status, body: { error: { code, message: text } } }
 }
 
 function describeRoutes(): string {

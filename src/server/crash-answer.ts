@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { utf8Length } from '../internal/bytes.js'
+import { answerRouteCrash } from './route-crash.js'
 
 /**
  * The JSON body of an answer the server writes by itself (an HTTP-level fault, a handler that
@@ -28,6 +29,7 @@ export function answerCrash(req: IncomingMessage, res: ServerResponse, error: un
     res.destroy()
     return
   }
+  if (answerRouteCrash(res, error)) return
   const message = `[agent-doubles] FakeProxy crashed on this request (a bug of agent-doubles): ${error instanceof Error ? error.message : String(error)}`
   const head = `${req.method ?? 'GET'} ${req.url ?? '/'}\r\n${Object.keys(req.headers).map((name) => `${name}:`).join('\r\n')}`
   const text = JSON.stringify(errorBody(500, message, head))

@@ -70,7 +70,10 @@ function generated(schema: unknown, what: string): unknown {
   try {
     return valueFor(schema)
   } catch (error) {
-    if (error instanceof SchemaTooLarge) throw new BadRequest(`${what}: ${error.message}; lower its minItems/minLength/minProperties`, error.path)
+    if (error instanceof SchemaTooLarge) {
+      const hint = /steps|ms to answer/.test(error.message) ? 'simplify its anyOf/oneOf/$ref combinations' : 'lower its minItems/minLength/minProperties'
+      throw new BadRequest(`${what}: ${error.message}; ${hint}`, error.path)
+    }
     throw error
   }
 }

@@ -117,6 +117,12 @@ export interface FakeProxyOptions {
    * @default true
    */
   promptCache?: boolean
+  /**
+   * How long a request's headers and body may take to arrive; a connection still waiting then
+   * is answered 408 and closed, so stalled sockets do not pile up (SPEC §24).
+   * @default 60000
+   */
+  requestTimeoutMs?: number
 }
 
 /**
@@ -324,6 +330,7 @@ export class FakeProxy {
       rateLimit: ['{ requestsPerMinute?, tokensPerMinute? }', is.object],
       tokens: ["'tokenizer' or 'estimate'", (value) => value === 'tokenizer' || value === 'estimate'],
       promptCache: ['a boolean', is.boolean],
+      requestTimeoutMs: ['a positive integer of milliseconds', is.positiveInteger],
     })
     const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
     if (unknownFeature !== undefined) {
@@ -414,6 +421,7 @@ export class FakeProxy {
         port: options.port,
         errorBody: serverErrorBody,
         onUpgrade: upgradeHandler(hub, this.#lanes, this.#state),
+        requestTimeoutMs: this.#options.requestTimeoutMs,
       })
       this.#hub = hub
     } finally {
@@ -496,6 +504,9 @@ export class FakeProxy {
 
   /** What the control API acts on: this proxy's records and plans, and its brain. */
   #controlTarget(): ControlTarget {
+    // The brain the last `PUT /_agent-doubles/script` loaded: replaced, it leaves the registry
+    // too, so 1,000 scripts loaded one after another hold one script's memory, not 1,000 (SPEC §24).
+    let loaded: LLM | undefined
     return {
       requests: () => this.#state.requests,
       refusals: () => this.#state.refusals,
@@ -505,7 +516,11 @@ export class FakeProxy {
         const brain = this.#llm as (LLM & { reset?: () => void }) | undefined
         brain?.reset?.()
       },
-      use: (llm) => void this.use(llm),
+      use: (llm) => {
+        this.use(llm)
+        if (loaded && loaded !== llm) unregisterDouble(loaded as unknown as Parameters<typeof unregisterDouble>[0])
+        loaded = llm
+      },
       refuse: (code, options) => void this.refuse(code as RefusalCode, options),
       providerError: providerErrorOf(this),
       misbehave: (kind, options) => void this.misbehave(kind as MisbehaviourKind, options),

@@ -80,12 +80,22 @@ export function openStream(res: ServerResponse, head: AnswerHead, framing: Strea
   }
 }
 
-/** The body of an NDJSON, JSON-array or event-stream answer: a write per frame. */
-function framedBody(res: ServerResponse, head: AnswerHead, framing: Exclude<StreamFraming, 'sse'>): FramedBody {
-  const gone = closed(res)
+/**
+ * Sends the headers of an NDJSON, JSON-array or event-stream answer, once: when the brain
+ * accepts the call, before any `latency` wait (SPEC §24, headers first on every streamed route),
+ * or else with the first frame.
+ */
+export function startFramed(res: ServerResponse, head: AnswerHead, framing: Exclude<StreamFraming, 'sse'>): void {
+  if (res.headersSent || res.destroyed) return
   const { requestId } = head
   res.writeHead(200, answerHeaders(head, { 'content-type': contentTypes[framing], 'x-request-id': requestId, 'request-id': requestId, 'x-amzn-requestid': requestId }))
   res.flushHeaders()
+}
+
+/** The body of an NDJSON, JSON-array or event-stream answer: a write per frame. */
+function framedBody(res: ServerResponse, head: AnswerHead, framing: Exclude<StreamFraming, 'sse'>): FramedBody {
+  const gone = closed(res)
+  startFramed(res, head, framing)
   return {
     write: (frame, index) => !res.write(encodeFrame(framing, frame, index)),
     drained: () => drainedOrClosed(res),

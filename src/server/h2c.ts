@@ -19,7 +19,7 @@ const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n')
  * session reads the socket's native handle, which no longer has them, so it gets a stream that
  * replays them and then relays the socket.
  */
-export function routeByPreface(socket: Socket, http1: HttpServer, http2: Http2Server): void {
+export function routeByPreface(socket: Socket, http1: HttpServer, http2: Http2Server, onHttp2?: () => void): void {
   let seen = Buffer.alloc(0)
   const onData = (chunk: Buffer): void => {
     seen = Buffer.concat([seen, chunk])
@@ -28,6 +28,7 @@ export function routeByPreface(socket: Socket, http1: HttpServer, http2: Http2Se
     if (isHttp2 && seen.length < PREFACE.length) return
     socket.off('data', onData)
     if (isHttp2) {
+      onHttp2?.()
       http2.emit('connection', relay(socket, seen))
       return
     }

@@ -48,8 +48,9 @@ import { drainedOrClosed } from './drained.js'
 import { BrainEvents } from './brain-events.js'
 import { renameToolCalls, toolCallIdRenamer } from '../wire/tool-call-ids.js'
 import { INVALID_REQUEST, rejectionBody, validateRequest } from '../wire/validate.js'
+import { onRouteCrash } from './route-crash.js'
 import { embed as deterministicVector } from '../wire/openai-embeddings/codec.js'
-import { openStream, type StreamOutput } from './framing.js'
+import { openStream, startFramed, type StreamOutput } from './framing.js'
 import type { Dialect, FakeRequest, ProxyFeature, Refusal } from './types.js'
 import { wireId } from '../wire/wire-ids.js'
 import { cacheRecord, isMeasure, measurePrompt, promptUsage, withPromptUsage, type PromptMeasure, type PromptSettings } from './prompt-usage.js'
@@ -167,6 +168,19 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     return send(404, withRequestId(inputErrorBody(style, 404, `no route for ${method} ${path}`), requestId))
   }
   const { dialect } = route
+  // A bug of the fake from here on is answered in this provider's shape, and recorded (SPEC §24).
+  let crashRecord: FakeRequest | undefined
+  onRouteCrash(res, (error) => {
+    if (res.headersSent || res.destroyed) return false
+    const message = `[agent-doubles] FakeProxy crashed on this request (a bug of agent-doubles): ${messageOf(error)}`
+    if (crashRecord) {
+      crashRecord.status = 500
+      crashRecord.error = { type: 'api_error', code: null, param: null, message }
+      if (!state.requests.includes(crashRecord)) state.requests.push(crashRecord)
+    }
+    sendError(dialect, 500, message, undefined, DOUBLE_FAULT)
+    return true
+  })
   if (method !== route.method) {
     req.resume()
     const error = errorAnswer(dialect, 405, `${method} is not allowed on ${path}; use ${route.method}`)
@@ -193,16 +207,17 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
   const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory, req.headers) : undefined
   let request: ModelRequest
+  let decodeRejection: BadRequest | undefined
   try {
     // Decoded here and kept unchanged, so a model double records it without copying it again.
     request = handOver(dialect.decode(json, target, state.memory))
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
     if (!violation) {
-      // A provider with an error shape of its own, or a status other than 400, answers in it.
-      if (dialect.errorAnswer || error.status !== 400) return sendError(dialect, error.status, error.message, error.param)
-      const found = { message: error.message, param: error.param ?? null, code: error.detail.code ?? null }
-      return send(400, rejectionBody(dialect.errorStyle, found, requestId, error.detail.type))
+      // A status other than 400 (a route's own answer) is not the client's malformed field.
+      if (error.status !== 400) return sendError(dialect, error.status, error.message, error.param)
+      // What the decoder rejects is recorded like what the validator rejects (SPEC §24).
+      decodeRejection = error
     }
     // Rejected anyway: recorded with what can be read of it.
     request = { model: typeof json.model === 'string' ? json.model : '', messages: [], stream: json.stream === true }
@@ -226,6 +241,15 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     request,
   }
   if (side) record.side = true
+  crashRecord = record
+  // What the decoder rejects is answered as before any check, and recorded (SPEC §24).
+  if (decodeRejection) {
+    const { message, param, detail } = decodeRejection
+    state.requests.push({ ...record, status: 400, error: { type: detail.type ?? INVALID_REQUEST, code: detail.code ?? null, param: param ?? null, message } })
+    // A provider with an error shape of its own answers in it.
+    if (dialect.errorAnswer) return sendError(dialect, 400, message, param)
+    return send(400, rejectionBody(dialect.errorStyle, { message, param: param ?? null, code: detail.code ?? null }, requestId, detail.type))
+  }
   // A request the upstream (or the brain standing in for it) refused did not get through.
   const withdraw = (): void => {
     const at = state.requests.indexOf(record)
@@ -245,7 +269,6 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const pending = modelTraffic ? takePending(state.pendingRefusals) : undefined
   if (pending) return refuse(pending.code, pending)
 
-  // What the provider would reject: its 400, recorded.
   if (violation) {
     const error = { type: INVALID_REQUEST, code: violation.code, param: violation.param, message: violation.message }
     state.requests.push({ ...record, status: 400, error })
@@ -480,14 +503,14 @@ class AnswerStreamOptions implements StreamOptions {
   })
 
   declare readonly signal: AbortSignal
-  /** SSE headers go out when the brain accepts the call, before any latency wait; other framings send theirs with the first frame. */
+  /** The headers go out when the brain accepts the call, before any latency wait, whatever the framing. */
   readonly onAccepted: (() => void) | undefined
   readonly #res: ServerResponse
   #leaving: AbortController | undefined
 
   constructor(res: ServerResponse, head: AnswerHead, framing: StreamFraming) {
     this.#res = res
-    this.onAccepted = framing === 'sse' ? () => startSse(res, head) : undefined
+    this.onAccepted = framing === 'sse' ? () => startSse(res, head) : () => startFramed(res, head, framing)
     Object.defineProperty(this, 'signal', AnswerStreamOptions.#signal)
   }
 

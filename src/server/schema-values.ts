@@ -7,8 +7,14 @@
  */
 import { utf8Length } from '../internal/bytes.js'
 
-/** The bounds of a generated value. */
-export const VALUE_LIMITS = Object.freeze({ nodes: 10_000, bytes: 64 * 1024 })
+/**
+ * The bounds of a generated value. `steps` bounds the work rather than the result: every schema
+ * node visited and every key copied counts, failed `anyOf`/`oneOf` branches included, so a few
+ * kilobytes of `anyOf` over `$ref` cannot make the search exponential (SPEC §24). `ms` bounds it
+ * in time as well, for a machine so loaded that the steps alone would hold the event loop for
+ * long: checked every 1,024 steps.
+ */
+export const VALUE_LIMITS = Object.freeze({ nodes: 10_000, bytes: 64 * 1024, steps: 40_000, ms: 100 })
 
 /** How deep `$ref`s and nesting may go before a branch must end. */
 const MAX_DEPTH = 32
@@ -20,7 +26,12 @@ export class SchemaTooLarge extends Error {
     /** Where in the schema, e.g. `#/properties/rows/items`. */
     readonly path: string,
   ) {
+    // No stack: a failed `anyOf` branch throws one and is caught at once, and capturing a stack
+    // per branch would make the search many times slower than the work it stands for.
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(message)
+    Error.stackTraceLimit = limit
     this.name = 'SchemaTooLarge'
   }
 }
@@ -35,6 +46,12 @@ interface Budget {
 interface Walk {
   root: unknown
   budget: Budget
+  /** Work done so far; never given back when a branch fails, unlike {@link Budget}. */
+  steps: number
+  /** When the steps must stop (`performance.now()`). */
+  deadline: number
+  /** The step count at which the clock is read next. */
+  nextClock: number
 }
 
 /**
@@ -45,11 +62,19 @@ interface Walk {
  * @throws {SchemaTooLarge} the schema needs more than 10,000 nodes or 64 KiB.
  */
 export function valueFor(schema: unknown): unknown {
-  const walk: Walk = { root: schema, budget: { nodes: 0, bytes: 0 } }
+  const walk: Walk = { root: schema, budget: { nodes: 0, bytes: 0 }, steps: 0, deadline: performance.now() + VALUE_LIMITS.ms, nextClock: 1024 }
   const value = generate(walk, schema, '#', 0, 0)
   const size = utf8Length(JSON.stringify(value) ?? '')
   if (size > VALUE_LIMITS.bytes) throw new SchemaTooLarge(`the smallest value of the schema at # is ${size} bytes, over the ${VALUE_LIMITS.bytes}-byte limit`, '#')
   return value
+}
+
+/** How many own keys an object has, counted without building their list for a large one. */
+function keyCount(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0
+  let n = 0
+  for (const _ in value) n++
+  return n
 }
 
 function asSchema(value: unknown): Schema {
@@ -68,6 +93,23 @@ function spend(walk: Walk, path: string, nodes: number, bytes: number): void {
   }
 }
 
+/** Counts `work` steps, failing at `path` once the whole generation has done too much. */
+function step(walk: Walk, path: string, work: number): void {
+  walk.steps += work
+  if (walk.steps > VALUE_LIMITS.steps) {
+    throw new StepsSpent(`the schema at ${path} takes more than ${VALUE_LIMITS.steps} steps to answer (anyOf/oneOf/$ref combinations)`, path)
+  }
+  if (walk.steps >= walk.nextClock) {
+    walk.nextClock = walk.steps + 1024
+    if (performance.now() > walk.deadline) {
+      throw new StepsSpent(`the schema at ${path} takes more than ${VALUE_LIMITS.ms} ms to answer (anyOf/oneOf/$ref combinations)`, path)
+    }
+  }
+}
+
+/** The step budget is spent: not a branch to back out of but the end of the whole generation. */
+class StepsSpent extends SchemaTooLarge {}
+
 /** Resolves a local `$ref` (`#/$defs/x`, `#/definitions/x`, `#`). */
 function resolve(walk: Walk, ref: string): unknown {
   if (!ref.startsWith('#')) return {}
@@ -85,6 +127,7 @@ function merged(walk: Walk, schema: Schema): Schema {
   delete out.allOf
   for (const member of Array.isArray(schema.allOf) ? schema.allOf : []) {
     const part = expand(walk, asSchema(member))
+    step(walk, '#', 1 + keyCount(out) + keyCount(part) + keyCount(out.properties) + keyCount(part.properties))
     const properties = { ...asSchema(out.properties), ...asSchema(part.properties) }
     const required = [...(Array.isArray(out.required) ? out.required : []), ...(Array.isArray(part.required) ? part.required : [])]
     out = { ...out, ...part, properties, required }
@@ -96,6 +139,7 @@ function merged(walk: Walk, schema: Schema): Schema {
 function expand(walk: Walk, schema: Schema): Schema {
   let current = schema
   for (let hops = 0; typeof current.$ref === 'string' && hops < MAX_DEPTH; hops++) {
+    step(walk, '#', 1 + (keyCount(current) >> 3))
     const { $ref, ...rest } = current
     current = { ...asSchema(resolve(walk, $ref as string)), ...rest }
   }
@@ -103,6 +147,7 @@ function expand(walk: Walk, schema: Schema): Schema {
 }
 
 function generate(walk: Walk, raw: unknown, path: string, depth: number, variant: number): unknown {
+  step(walk, path, 1)
   if (raw === true || raw === undefined) return spendAnd(walk, path, null)
   const schema = expand(walk, asSchema(raw))
   if (depth > MAX_DEPTH) throw new SchemaTooLarge(`the schema at ${path} nests deeper than ${MAX_DEPTH} levels`, path)
@@ -142,11 +187,12 @@ function firstFitting(walk: Walk, schema: Schema, variants: unknown[], path: str
   let lastError: unknown
   for (const { member, i } of order) {
     const saved = { ...walk.budget }
+    step(walk, path, (keyCount(schema) + keyCount(member)) >> 3)
     try {
       const { anyOf: _a, oneOf: _o, ...rest } = schema
       return generate(walk, { ...rest, ...asSchema(member) }, `${path}/${key}/${i}`, depth + 1, variant)
     } catch (error) {
-      if (!(error instanceof SchemaTooLarge)) throw error
+      if (!(error instanceof SchemaTooLarge) || error instanceof StepsSpent) throw error
       walk.budget.nodes = saved.nodes
       walk.budget.bytes = saved.bytes
       lastError = error
@@ -243,15 +289,23 @@ function objectFor(walk: Walk, schema: Schema, path: string, depth: number, vari
     try {
       out[key] = generate(walk, member, `${path}/properties/${key}`, depth + 1, variant)
     } catch (error) {
-      if (!(error instanceof SchemaTooLarge)) throw error
+      if (!(error instanceof SchemaTooLarge) || error instanceof StepsSpent) throw error
       walk.budget.nodes = saved.nodes
       walk.budget.bytes = saved.bytes
     }
   }
-  const minProperties = typeof schema.minProperties === 'number' ? schema.minProperties : 0
-  for (let i = 1; Object.keys(out).length < minProperties && schema.additionalProperties !== false; i++) {
-    if (i > VALUE_LIMITS.nodes) throw new SchemaTooLarge(`the schema at ${path} asks for at least ${minProperties} properties`, path)
-    out[`property_${i}`] = generate(walk, schema.additionalProperties, `${path}/additionalProperties`, depth + 1, variant)
+  const minProperties = typeof schema.minProperties === 'number' ? Math.ceil(schema.minProperties) : 0
+  let count = Object.keys(out).length
+  if (schema.additionalProperties === false || count >= minProperties) return out
+  // Fail before building anything a schema cannot afford (`minProperties: 1e7` must not loop).
+  if (minProperties - count > VALUE_LIMITS.nodes - walk.budget.nodes) {
+    throw new SchemaTooLarge(`the schema at ${path} asks for at least ${minProperties} properties, more than the ${VALUE_LIMITS.nodes} values a generated answer may hold`, path)
+  }
+  for (let i = 1; count < minProperties; i++) {
+    const key = `property_${i}`
+    if (key in out) continue
+    out[key] = generate(walk, schema.additionalProperties, `${path}/additionalProperties`, depth + 1, variant)
+    count++
   }
   return out
 }

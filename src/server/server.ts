@@ -10,6 +10,7 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import type { Duplex } from 'node:stream'
 import { routeByPreface } from './h2c.js'
 import { answerCrash, openaiShape, type ErrorBodyFor } from './crash-answer.js'
+import { DEFAULT_REQUEST_TIMEOUT_MS, guardStalls } from './stall-guard.js'
 
 export { answerCrash, type ErrorBodyFor } from './crash-answer.js'
 export { MAX_BODY_BYTES, readBody, type BodyResult } from './read-body.js'
@@ -23,6 +24,8 @@ export interface ServerOptions {
   port?: number
   /** Builds the body of the answers the server writes by itself. @default OpenAI's error shape */
   errorBody?: ErrorBodyFor
+  /** How long a request's headers and body may take to arrive before a 408 (SPEC §24). @default 60000 */
+  requestTimeoutMs?: number
   /** Serves an HTTP upgrade (WebSocket, SPEC §18); without it upgrades reach `handler` like any request. */
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void
 }
@@ -37,7 +40,7 @@ export interface RunningServer {
 
 /** Listens on a port of 127.0.0.1 (a free one unless `options.port` names one). */
 export async function startServer(handler: RequestHandler, options: ServerOptions = {}): Promise<RunningServer> {
-  const { port = 0, errorBody = openaiShape, onUpgrade } = options
+  const { port = 0, errorBody = openaiShape, onUpgrade, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS } = options
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
     handler(req, res).catch((error: unknown) => answerCrash(req, res, error, errorBody))
@@ -47,13 +50,22 @@ export async function startServer(handler: RequestHandler, options: ServerOption
     const [request, response] = [req as unknown as IncomingMessage, res as unknown as ServerResponse]
     handler(request, response).catch((error: unknown) => answerCrash(request, response, error, errorBody))
   })
+  const stalls = guardStalls(server, requestTimeoutMs, errorBody)
   const front = createNetServer({ noDelay: true }, (socket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
-    routeByPreface(socket, server, http2)
+    stalls.watch(socket)
+    // HTTP/2 sessions are not watched: their streams are the http2 server's to time out.
+    routeByPreface(socket, server, http2, () => stalls.release(socket))
   })
   // A client that sends garbage must not take the server down, and gets JSON it can read.
-  if (onUpgrade) server.on('upgrade', onUpgrade)
+  if (onUpgrade) {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // An upgraded connection is a WebSocket now, no longer a request that must arrive in time.
+      stalls.release(socket as Socket)
+      onUpgrade(req, socket, head)
+    })
+  }
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => answerClientError(error, socket, errorBody))
   await new Promise<void>((resolve, reject) => {
     front.once('error', reject)

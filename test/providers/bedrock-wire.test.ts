@@ -93,7 +93,9 @@ describe('bad input on the Bedrock routes gets Bedrock’s error type and { mess
     expect(answer.status).toBe(status)
     expect(answer.headers.get('x-amzn-errortype')?.split(':')[0]).toBe(type)
     expect(answer.body).toEqual({ message: expect.stringMatching(message) })
-    expect(proxy.requests).toHaveLength(0)
+    // A body that parsed but has a malformed field is recorded with its 400 (SPEC §24); one
+    // that could not be read, or a wrong method, is not.
+    expect(proxy.requests.map((request) => request.status)).toEqual(status === 400 && parses(init) ? [400] : [])
   })
 
   test('a refusal is Bedrock-shaped and keeps the proxy’s mark', async () => {
@@ -106,3 +108,15 @@ describe('bad input on the Bedrock routes gets Bedrock’s error type and { mess
     expect(answer.headers.get('x-viper-error')).toBe('rate_limited')
   })
 })
+
+/** Whether a case's request reached decoding: a JSON body sent as JSON. */
+function parses(init: { body?: unknown; headers?: unknown }): boolean {
+  const type = (init.headers as Record<string, string> | undefined)?.['content-type'] ?? 'application/json'
+  if (typeof init.body !== 'string' || type !== 'application/json') return false
+  try {
+    JSON.parse(init.body)
+    return true
+  } catch {
+    return false
+  }
+}

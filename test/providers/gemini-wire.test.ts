@@ -89,6 +89,20 @@ describe('bad input on the Gemini routes gets Gemini’s 400 shape', () => {
     expect(answer.status).toBe(status)
     const error = (answer.body as { error: { code: number; message: string; status: string } }).error
     expect(error).toEqual({ code: status, message: expect.stringMatching(message), status: status === 405 ? 'FAILED_PRECONDITION' : 'INVALID_ARGUMENT' })
-    expect(proxy.requests).toHaveLength(0)
+    // A body that parsed but has a malformed field is recorded with its 400 (SPEC §24); one
+    // that could not be read, or a wrong method, is not.
+    expect(proxy.requests.map((request) => request.status)).toEqual(status === 400 && parses(init) ? [400] : [])
   })
 })
+
+/** Whether a case's request reached decoding: a JSON body sent as JSON. */
+function parses(init: { body?: unknown; headers?: unknown }): boolean {
+  const type = (init.headers as Record<string, string> | undefined)?.['content-type'] ?? 'application/json'
+  if (typeof init.body !== 'string' || type !== 'application/json') return false
+  try {
+    JSON.parse(init.body)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -158,7 +158,9 @@ describe('bad input on the Ollama routes gets Ollama’s { error } shape', () =>
     const answer = await raw(`${proxy.url}${path}`, { headers: { 'content-type': 'application/json' }, ...init })
     expect(answer.status).toBe(status)
     expect(answer.body).toEqual({ error: expect.stringMatching(message) })
-    expect(proxy.requests).toHaveLength(0)
+    // A body that parsed but has a malformed field is recorded with its 400 (SPEC §24); one
+    // that could not be read, or a wrong method, is not.
+    expect(proxy.requests.map((request) => request.status)).toEqual(status === 400 && parses(init) ? [400] : [])
   })
 
   test('JSON sent with curl -d’s form content type is read, and without stream: false it is streamed, as Ollama does', async () => {
@@ -174,3 +176,15 @@ describe('bad input on the Ollama routes gets Ollama’s { error } shape', () =>
     expect(lines.map((line) => line.message.content).join('')).toBe(CANNED_REPLY)
   })
 })
+
+/** Whether a case's request reached decoding: a JSON body sent as JSON. */
+function parses(init: { body?: unknown; headers?: unknown }): boolean {
+  const type = (init.headers as Record<string, string> | undefined)?.['content-type'] ?? 'application/json'
+  if (typeof init.body !== 'string' || type !== 'application/json') return false
+  try {
+    JSON.parse(init.body)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -24,6 +24,8 @@ import {
 } from '../dialect.js'
 import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamError } from './errors.js'
 import { decodeSegment } from '../params.js'
+import { checkConverseFields } from './strict.js'
+import { quoteValue } from '../shape.js'
 
 /** `/model/{modelId}/{operation}`, capturing both. */
 export const BEDROCK_MODEL_PATH = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream|count-tokens)$/
@@ -51,6 +53,7 @@ const ROLES = new Set(['user', 'assistant'])
 function decode(json: Record<string, unknown>, target?: RequestTarget): ModelRequest {
   const { modelId, operation } = bedrockTarget(target)
   if (!Array.isArray(json.messages)) throw new BadRequest('1 validation error detected: Value null at \'messages\' failed to satisfy constraint: Member must not be null', 'messages')
+  checkConverseFields(json)
   const messages: Message[] = []
   json.messages.forEach((raw, index) => decodeMessage(raw, index, messages))
   const request: ModelRequest = { model: modelId, messages, stream: operation === 'converse-stream' }
@@ -73,7 +76,7 @@ function decode(json: Record<string, unknown>, target?: RequestTarget): ModelReq
   const inference = record(json.inferenceConfig)
   const maxTokens = inference.maxTokens
   if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && (maxTokens as number) >= 1)) {
-    throw new BadRequest(`1 validation error detected: Value '${String(maxTokens)}' at 'inferenceConfig.maxTokens' failed to satisfy constraint: Member must have value greater than or equal to 1`, 'inferenceConfig.maxTokens')
+    throw new BadRequest(`1 validation error detected: Value '${quoteValue(maxTokens)}' at 'inferenceConfig.maxTokens' failed to satisfy constraint: Member must have value greater than or equal to 1`, 'inferenceConfig.maxTokens')
   }
   if (typeof maxTokens === 'number') request.maxTokens = maxTokens
   const temperature = numberOr(inference.temperature)
@@ -88,7 +91,7 @@ function decodeMessage(raw: unknown, index: number, messages: Message[]): void {
   const message = record(raw)
   const at = `messages.${index + 1}.member`
   if (message !== raw || !ROLES.has(message.role as string)) {
-    throw new BadRequest(`1 validation error detected: Value '${String(message.role)}' at '${at}.role' failed to satisfy constraint: Member must satisfy enum value set: [user, assistant]`, `messages[${index}].role`)
+    throw new BadRequest(`1 validation error detected: Value '${quoteValue(message.role)}' at '${at}.role' failed to satisfy constraint: Member must satisfy enum value set: [user, assistant]`, `messages[${index}].role`)
   }
   if (!Array.isArray(message.content)) throw new BadRequest(`1 validation error detected: Value null at '${at}.content' failed to satisfy constraint: Member must not be null`, `messages[${index}].content`)
   const parts: Part[] = []

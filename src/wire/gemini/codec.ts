@@ -6,6 +6,8 @@
  * `@langchain/google-genai` too.
  * @module
  */
+import { OpenCalls } from '../open-calls.js'
+import { checkGenerateFields } from './strict.js'
 import { estimateInputTokens, estimateTokens } from '../../llm/usage.js'
 import { countPrompt } from '../prompt-count.js'
 import type { Message, ModelRequest, ModelResponse, Part, ToolChoice, ToolDefinition } from '../../llm/types.js'
@@ -67,7 +69,8 @@ function requireModel(target: RequestTarget | undefined): { model: string; metho
 function decodeGenerate(json: Record<string, unknown>, model: string, stream: boolean): ModelRequest {
   const contents = json.contents
   if (!Array.isArray(contents) || contents.length === 0) throw new BadRequest('* GenerateContentRequest.contents: contents is not specified', 'contents')
-  const calls: PendingCalls = { open: [], counter: 0 }
+  checkGenerateFields(json)
+  const calls: PendingCalls = { open: new OpenCalls(), counter: 0 }
   const messages: Message[] = []
   contents.forEach((raw, index) => decodeContent(raw, index, messages, calls))
   const request: ModelRequest = { model, messages, stream }
@@ -83,7 +86,7 @@ function decodeGenerate(json: Record<string, unknown>, model: string, stream: bo
 
 /** Tool calls not yet answered, to pair id-less `functionResponse`s with id-less calls by name. */
 interface PendingCalls {
-  open: { id: string; name: string }[]
+  open: OpenCalls
   counter: number
 }
 
@@ -117,15 +120,14 @@ function decodePart(raw: unknown, at: string, calls: PendingCalls): Part | undef
   const call = record(part.functionCall ?? part.function_call)
   if (typeof call.name === 'string') {
     const id = typeof call.id === 'string' && call.id !== '' ? call.id : `call_${call.name}_${++calls.counter}`
-    calls.open.push({ id, name: call.name })
+    calls.open.push(id, call.name)
     return { type: 'tool-call', id, name: call.name, args: parseArguments(call.args ?? {}) }
   }
   const response = record(part.functionResponse ?? part.function_response)
   if (typeof response.name === 'string') {
     const name = response.name
-    const open = typeof response.id === 'string' ? calls.open.findIndex((c) => c.id === response.id) : calls.open.findIndex((c) => c.name === name)
-    const id = typeof response.id === 'string' && response.id !== '' ? response.id : open === -1 ? `call_${name}` : calls.open[open].id
-    if (open !== -1) calls.open.splice(open, 1)
+    const open = typeof response.id === 'string' ? calls.open.takeById(response.id) : calls.open.takeByName(name)
+    const id = typeof response.id === 'string' && response.id !== '' ? response.id : (open?.id ?? `call_${name}`)
     const { result, isError } = functionResult(response.response)
     return { type: 'tool-result', id, name, result, ...(isError ? { isError: true } : {}) }
   }

@@ -5,6 +5,8 @@
  * Ollama provider run on the same brain as every other client.
  * @module
  */
+import { OpenCalls } from '../open-calls.js'
+import { checkOllamaFields } from './strict.js'
 import type { Message, ModelRequest, ModelResponse, Part } from '../../llm/types.js'
 import { estimateInputTokens } from '../../llm/usage.js'
 import {
@@ -53,9 +55,10 @@ const ROLES = new Set(['system', 'user', 'assistant', 'tool'])
 function decodeChat(json: Record<string, unknown>): ModelRequest {
   const model = requireModel(json)
   if (json.messages !== undefined && !Array.isArray(json.messages)) throw new BadRequest('messages must be an array', 'messages')
+  checkOllamaFields(json, 'ChatRequest')
   const messages: Message[] = []
   const system: string[] = []
-  const open: { id: string; name: string }[] = []
+  const open = new OpenCalls()
   let counter = 0
   ;((json.messages ?? []) as unknown[]).forEach((raw, index) => {
     const message = record(raw)
@@ -70,11 +73,9 @@ function decodeChat(json: Record<string, unknown>): ModelRequest {
     if (message.role === 'tool') {
       // The `ollama` client names the tool (`tool_name`); the AI SDK provider gives the call's id.
       const name = typeof message.tool_name === 'string' ? message.tool_name : undefined
-      const byId = typeof message.tool_call_id === 'string' ? open.findIndex((call) => call.id === message.tool_call_id) : -1
-      const at = byId !== -1 ? byId : open.findIndex((call) => call.name === name)
-      const id = typeof message.tool_call_id === 'string' ? message.tool_call_id : at === -1 ? `call_${name ?? 'tool'}` : open[at].id
-      const toolName = name ?? (at === -1 ? undefined : open[at].name)
-      if (at !== -1) open.splice(at, 1)
+      const taken = (typeof message.tool_call_id === 'string' ? open.takeById(message.tool_call_id) : undefined) ?? open.takeByName(name)
+      const id = typeof message.tool_call_id === 'string' ? message.tool_call_id : (taken?.id ?? `call_${name ?? 'tool'}`)
+      const toolName = name ?? taken?.name
       const result = messages.at(-1)
       const part: Part = { type: 'tool-result', id, ...(toolName ? { name: toolName } : {}), result: content }
       if (result?.role === 'tool') result.content.push(part)
@@ -90,7 +91,7 @@ function decodeChat(json: Record<string, unknown>): ModelRequest {
       const fn = record(call.function)
       if (typeof fn.name !== 'string') continue
       const id = typeof call.id === 'string' && call.id !== '' ? call.id : `call_${fn.name}_${++counter}`
-      open.push({ id, name: fn.name })
+      open.push(id, fn.name)
       parts.push({ type: 'tool-call', id, name: fn.name, args: parseArguments(fn.arguments ?? {}) })
     }
     messages.push({ role: message.role as 'user' | 'assistant', content: parts })
@@ -108,6 +109,7 @@ function decodeChat(json: Record<string, unknown>): ModelRequest {
 
 function decodeGenerate(json: Record<string, unknown>): ModelRequest {
   const model = requireModel(json)
+  checkOllamaFields(json, 'GenerateRequest')
   if (json.prompt !== undefined && typeof json.prompt !== 'string') throw new BadRequest('prompt must be a string', 'prompt')
   const parts: Part[] = []
   if (typeof json.prompt === 'string' && json.prompt !== '') parts.push({ type: 'text', text: json.prompt })
@@ -266,6 +268,7 @@ export const ollamaEmbed: DirectDialect = {
   providerError: ollamaProviderError,
   decode: (json, target) => {
     const model = requireModel(json)
+    checkOllamaFields(json, 'EmbedRequest')
     dimensionsOf(json)
     const texts = embedInputs(json, target?.path === '/api/embeddings')
     return { model, messages: [{ role: 'user', content: texts.map((text) => ({ type: 'text' as const, text })) }], stream: false }
