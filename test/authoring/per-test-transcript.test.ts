@@ -4,13 +4,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import OpenAI from 'openai'
-import { afterAll, expect, onTestFinished, test, vi } from 'vitest'
+import { afterAll, beforeEach, expect, onTestFinished, test, vi } from 'vitest'
 import { checkTranscriptOptions, openTestTranscript, transcriptPath, unusedTranscripts } from '../../fixtures/per-test-transcript.js'
 import Anthropic from '@anthropic-ai/sdk'
 import { FakeProxy, scriptedLLM, toolCall } from '../../src/index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-doubles-transcripts-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+// These tests record in mode 'auto', which under CI replays only (transcript-ci.test.ts covers that).
+beforeEach(() => {
+  vi.stubEnv('CI', '')
+})
 
 async function streamedAnswer(proxy: FakeProxy, question: string): Promise<string> {
   const client = new OpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1`, maxRetries: 0 })

@@ -130,6 +130,16 @@ await llm.generate(ask)`,
     assertion: `expect(llm).toHaveUsedAtMost({ requests: 1, totalTokens: 2000, costUsd: 0.005 })`,
   },
   {
+    matcher: 'toHaveHitPromptCache',
+    setup: `const proxy = new FakeProxy()
+${openaiChat}
+const rules = 'Answer briefly and name your sources. '.repeat(150)
+for (const now of ['09:00:00', '09:00:05']) {
+  await client.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'system', content: 'It is ' + now + '. ' + rules }, { role: 'user', content: 'Plan a trip' }] })
+}`,
+    assertion: `expect(proxy).toHaveHitPromptCache()`,
+  },
+  {
     matcher: 'toHaveCalledMcpTool',
     setup: `const mcp = await fakeMcpServer({ tools: { get_weather: { responses: { Paris: 'sunny', '*': 'rain' } } } }).start()
 defer(() => mcp.close())

@@ -51,13 +51,15 @@ test('outside the fixture every one of them is refused before anything is sent',
   const saved = process.env.OPENAI_API_KEY
   process.env.OPENAI_API_KEY = 'sk-test'
   try {
-    const guardError = expect.objectContaining({ message: expect.stringMatching(/api\.openai\.com/) })
-    await expect(generateText({ model: openai('gpt-5'), prompt: 'a', maxRetries: 0 })).rejects.toMatchObject({ cause: guardError })
-    await expect(moduleClient.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'c' }] })).rejects.toMatchObject({
-      cause: { cause: guardError },
-    })
-    await expect(undici.request('https://api.openai.com/v1/chat/completions', { method: 'POST', body: chatBody('d') })).rejects.toMatchObject(guardError)
-    await expect(send(https.request, 'https://api.openai.com/v1/chat/completions', { method: 'POST', lookup: localLookup(lookups) }, chatBody('e'))).rejects.toMatchObject(guardError)
+    // SDK clients get the guard's answer, a 421 they do not retry (SPEC §22), carrying its message.
+    await expect(generateText({ model: openai('gpt-5'), prompt: 'a', maxRetries: 0 })).rejects.toMatchObject({ statusCode: 421, message: expect.stringMatching(/api\.openai\.com/) })
+    await expect(moduleClient.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'c' }] })).rejects.toMatchObject({ status: 421, message: expect.stringMatching(/api\.openai\.com/) })
+    const viaUndici = await undici.request('https://api.openai.com/v1/chat/completions', { method: 'POST', body: chatBody('d') })
+    expect(viaUndici.statusCode).toBe(421)
+    expect(await viaUndici.body.text()).toMatch(/api\.openai\.com/)
+    const viaHttps = await send(https.request, 'https://api.openai.com/v1/chat/completions', { method: 'POST', lookup: localLookup(lookups) }, chatBody('e'))
+    expect(viaHttps.status).toBe(421)
+    expect(viaHttps.body).toMatch(/api\.openai\.com/)
     expect(lookups).toEqual([])
   } finally {
     if (saved === undefined) delete process.env.OPENAI_API_KEY

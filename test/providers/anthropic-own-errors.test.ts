@@ -34,8 +34,9 @@ describe('Anthropic errors the fake makes itself, and usage', () => {
     expect(bad).toBeInstanceOf(Anthropic.BadRequestError)
     expect((bad.error as { request_id?: string }).request_id).toBe(bad.requestID)
     const broken = (await anthropicFor(proxy).messages.create(ask).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>
-    expect(broken).toBeInstanceOf(Anthropic.InternalServerError)
-    expect(broken.error).toMatchObject({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('brain broke') } })
+    // A failing brain is a 400 no client retries (SPEC §17), in Anthropic's shape.
+    expect(broken).toBeInstanceOf(Anthropic.BadRequestError)
+    expect(broken.error).toMatchObject({ type: 'error', error: { message: expect.stringContaining('brain broke') } })
     expect((broken.error as { request_id?: string }).request_id).toBe(broken.requestID)
   })
 

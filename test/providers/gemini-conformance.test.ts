@@ -12,7 +12,9 @@ import { jsonLines, keyPaths, keyPathsOfAll, recording, sorted } from './conform
 /** Fields of real traffic the fake does not produce: Gemini 3's thinking artefacts. */
 const THINKING = ['thoughtSignature', 'thoughtsTokenCount']
 /** A field the fake adds: the documented `FunctionCall.id`, so tool results pair by id in strict replays. */
-const FAKE_EXTRAS = ['id']
+// A function call's thoughtSignature: Gemini 3 requires it back on the next turn (SPEC §17), which
+// the recordings predate.
+const FAKE_EXTRAS = ['id', 'thoughtSignature']
 
 const generate = '/v1beta/models/gemini-3-pro-preview:generateContent'
 const stream = '/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse'
