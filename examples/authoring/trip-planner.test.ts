@@ -47,6 +47,9 @@ test('the prompt the model saw, as a snapshot that holds across days', async ({ 
       #1 model "mock"
         system: You plan trips. Search before booking; confirm every booking by email.
         tools offered: search_flights, book_flight, send_confirmation
+          search_flights: Flights to a city · parameters {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"to":{"type":"string"}},"required":["to"],"additionalProperties":false}
+          book_flight: Books a flight · parameters {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"flight":{"type":"string"}},"required":["flight"],"additionalProperties":false}
+          send_confirmation: Emails a booking confirmation · parameters {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"booking":{"type":"string"},"email":{"type":"string"}},"required":["booking","email"],"additionalProperties":false}
         user: Next flight to Oslo?
         reply: search_flights({"to":"Oslo"})
       #2 model "mock"

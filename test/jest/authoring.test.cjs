@@ -41,7 +41,10 @@ test('toHaveUsedAtMost: budgets per model with configure({ prices })', async () 
   } finally {
     restore()
   }
-  expect(() => expect(llm).toHaveUsedAtMost({ costUsd: 1 })).toThrow(/no price for model "gpt-5"/)
+  // gpt-5 has a built-in price (SPEC §20); a model without one names itself.
+  const unpriced = scriptedLLM(['one'], { usage: { inputTokens: 1000, outputTokens: 100 } })
+  await unpriced.generate({ ...user('a'), model: 'in-house-model' })
+  expect(() => expect(unpriced).toHaveUsedAtMost({ costUsd: 1 })).toThrow(/no price for model "in-house-model"/)
   expect(() => configure({ prices: { x: { inputPerMTok: 'free', outputPerMTok: 0 } } })).toThrow(TypeError)
   const agent = mockAgent({ '*': 'ok' }, { costUsd: 0.25 })
   await agent('x')

@@ -57,5 +57,7 @@ test('a closed lane answers 404 naming it; the file proxy still serves', async (
   })
   const root = new OpenAI({ maxRetries: 0 })
   await expect(root.chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] })).resolves.toBeDefined()
-  expect(proxy).toHaveReceivedRequests(1)
+  // The closed lane's 404 is recorded on the proxy too (SPEC §17: turned-away requests are seen).
+  expect(proxy).toHaveReceivedRequests(2)
+  expect(proxy.requests.map((request) => request.status)).toEqual([404, undefined])
 })

@@ -34,7 +34,9 @@ describe('records', () => {
   test('cost under 1 KiB per request beyond the bodies, and proxy.reset() lets them all go', { timeout: 120_000 }, async () => {
     const result = await runChild(['--expose-gc'], 'records-heap.ts', '4000')
     // Two structuredClones per call in the brain used to add ≈ 0.9 KB to this.
-    expect(result.beyondBodies).toBeLessThan(1024)
+    // Since SPEC §20 each record also keeps what the prompt cache did with it (≈ 70 B: counts and
+    // why it missed, which toHaveHitPromptCache reads); the rest stayed under 1 KiB.
+    expect(result.beyondBodies).toBeLessThan(1024 + 128)
     // What stays after reset() is a fixed amount, not a record's worth per request.
     expect(result.afterResetPerRequest).toBeLessThan((result.perRequest as number) / 4)
   })

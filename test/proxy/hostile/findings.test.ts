@@ -54,7 +54,8 @@ describe('a bug of the fake itself', () => {
     expect(error).toBeInstanceOf(Anthropic.InternalServerError)
     const apiError = error as InstanceType<typeof Anthropic.APIError>
     expect(apiError.headers?.get('x-should-retry')).toBe('false')
-    expect(apiError.error).toEqual({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('session() broke') } })
+    // Anthropic errors the fake makes itself carry a request_id, as the API's do (SPEC §21).
+    expect(apiError.error).toEqual({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('session() broke') }, request_id: expect.stringMatching(/^req_/) })
     expect(proxy.requests).toHaveLength(1)
   })
 
