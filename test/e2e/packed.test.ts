@@ -75,7 +75,8 @@ describe('loading every entry', () => {
     expect(out.matcherNames).toEqual(
       expect.arrayContaining(['toHaveBeenCalledWithTask', 'toHaveRefusedWith', 'toHaveText', 'toHaveSentValidRequests', 'toHaveCalledMcpTool', 'toHaveCalledToolsInOrder', 'toHaveUsedAtMost']),
     )
-    expect(out.matcherNames).toHaveLength(18)
+    expect(out.matcherNames).toContain('toHaveHitPromptCache')
+    expect(out.matcherNames).toHaveLength(19)
     expect(out.inProcessSharesClasses).toBe(true)
     expect(out.resolved).toEqual({
       'agent-doubles': 'dist/index.js',
