@@ -39,6 +39,17 @@ describe.skipIf(unavailable !== undefined).concurrent(`Codex SDK 0.163.0${unavai
     expect(answer.text).toBe('The launch code is 4217.')
     expect(fakeProxy).toHaveRequestedTool('exec')
     expect(fakeProxy).toHaveReceivedToolResult('exec', expect.stringContaining('4217'))
+    // Both turns went over the Responses WebSocket (no HTTP fallback), each continuing from the
+    // response before it, and each record offers the tools Codex sent once, on its prewarm.
+    const turns = fakeProxy.requests.filter((request) => !request.side)
+    expect(turns).toHaveLength(2)
+    for (const turn of turns) {
+      expect(turn.session).toEqual(expect.any(String))
+      expect((turn.json as { previous_response_id?: unknown }).previous_response_id).toEqual(expect.any(String))
+      expect(turn.request.tools).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'exec', custom: true })]))
+      expect(turn.request.system).toContain('You are Codex')
+    }
+    expect(fakeProxy).toHaveSentValidRequests({ includeSide: true })
   })
 
   test('a provider error Codex retries (500), then the scripted answer', async ({ fakeProxy, scriptedLLM }) => {
