@@ -52,6 +52,20 @@ describe.skipIf(unavailable !== undefined).concurrent(`Codex SDK 0.163.0${unavai
     expect(fakeProxy).toHaveSentValidRequests({ includeSide: true })
   })
 
+  test('a FakeMcpServer tool round trip: exec calls the MCP tool as a nested tool (tools.mcp__notes__lookup)', async ({ fakeProxy, scriptedLLM, fakeMcp }) => {
+    // Codex's default model is not offered MCP tools as tools of its own: they are nested tools of
+    // `exec` (deferred ones, listed in its `ALL_TOOLS`, not in its description), called from the
+    // JavaScript `exec` runs.
+    const mcp = await fakeMcp({ tools: { lookup: { description: 'Looks up a city', responses: 'Paris: sunny, 21 °C' } } })
+    fakeProxy.use(scriptedLLM([customToolCall('exec', 'const r = await tools.mcp__notes__lookup({ city: "Paris" }); text(r.content[0].text)'), 'It is sunny in Paris.']))
+    const answer = await runCodex({ url: fakeProxy.url, env: fakeProxy.env, prompt: 'Weather in Paris?', cwd: work.dir, mcpUrl: mcp.url })
+    timed('MCP round trip', answer.ms)
+    expect(answer.text).toBe('It is sunny in Paris.')
+    expect(mcp).toHaveCalledMcpTool('lookup', { city: 'Paris' })
+    expect(fakeProxy).toHaveReceivedToolResult('exec', expect.stringContaining('Paris: sunny, 21 °C'))
+    expect(fakeProxy).toHaveSentValidRequests({ includeSide: true })
+  })
+
   test('a provider error Codex retries (500), then the scripted answer', async ({ fakeProxy, scriptedLLM }) => {
     const llm = scriptedLLM(['Recovered.'])
     fakeProxy.use(llm).providerError('server_error')
