@@ -5,39 +5,27 @@
 // exits with its status. The runtime sees the servers' own URLs, and nothing else.
 import { spawn } from 'node:child_process'
 import { connect, createServer } from 'node:net'
+import { splice } from './splice.mjs'
 
 const map = (process.env.AGENT_DOUBLES_NETNS_MAP ?? '').split(';').filter(Boolean).map((entry) => {
   const at = entry.indexOf('=')
   return { port: Number(entry.slice(0, at)), path: entry.slice(at + 1) }
 })
 const [command, ...args] = process.argv.slice(2)
-if (map.length === 0 || map.some(({ port }) => !Number.isInteger(port)) || !command) {
+if (map.some(({ port }) => !Number.isInteger(port)) || !command) {
   console.error('netns-relay: AGENT_DOUBLES_NETNS_MAP (port=socket;…) and a command are needed')
   process.exit(2)
 }
 
 const sockets = new Set()
-const relays = map.map(({ path }) => createServer({ noDelay: true }, (inner) => {
-  const outer = connect(path)
-  sockets.add(inner).add(outer)
-  const end = () => {
-    inner.destroy()
-    outer.destroy()
-    sockets.delete(inner)
-    sockets.delete(outer)
-  }
-  inner.on('error', end).on('close', end)
-  outer.on('error', end).on('close', end)
-  inner.pipe(outer)
-  outer.pipe(inner)
-}))
+const relays = map.map(({ path }) => createServer({ noDelay: true }, (inner) => splice(inner, connect(path), sockets)))
 const stop = () => {
   for (const relay of relays) relay.close()
   for (const socket of sockets) socket.destroy()
 }
 let listening = 0
-relays.forEach((relay, n) => relay.listen(map[n].port, '127.0.0.1', () => {
-  if (++listening < relays.length) return
+// The runtime starts once every port listens (at once when there is none: a `--version`).
+const start = () => {
   const child = spawn(command, args, { stdio: 'inherit', env: process.env })
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal))
   child.on('error', (error) => {
@@ -50,4 +38,8 @@ relays.forEach((relay, n) => relay.listen(map[n].port, '127.0.0.1', () => {
     if (signal) process.kill(process.pid, signal)
     else process.exitCode = code ?? 1
   })
+}
+if (relays.length === 0) start()
+relays.forEach((relay, n) => relay.listen(map[n].port, '127.0.0.1', () => {
+  if (++listening === relays.length) start()
 }))

@@ -13,6 +13,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { splice } from './splice.mjs'
 
 /** The wrapper that runs a command in the namespace. */
 export const NETNS_EXEC = fileURLToPath(new URL('./netns-exec.sh', import.meta.url))
@@ -54,27 +55,9 @@ export class NetnsBridge {
   }
 
   static async #listen(port: number, path: string, sockets: Set<Socket>): Promise<Server> {
-    const server = createServer((inner) => {
-      const outer = connect(port, '127.0.0.1')
-      sockets.add(inner).add(outer)
-      const end = (): void => {
-        inner.destroy()
-        outer.destroy()
-        sockets.delete(inner)
-        sockets.delete(outer)
-      }
-      inner.on('error', end).on('close', end)
-      outer.on('error', end).on('close', end)
-      inner.pipe(outer)
-      outer.pipe(inner)
-    })
+    const server = createServer((inner) => splice(inner, connect(port, '127.0.0.1'), sockets))
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(path, resolve))
     return server
-  }
-
-  /** `command args…` run in a fresh loopback-only namespace bridged to the proxy. */
-  wrap(command: string, args: readonly string[]): { command: string; args: string[] } {
-    return { command: NETNS_EXEC, args: [command, ...args] }
   }
 
   /** Closes the bridge, every relayed connection included. */

@@ -170,6 +170,34 @@ export async function runIsolated(command: string, args: string[], options: { ur
   }
 }
 
+/** The runtimes of SPEC §17, by the name the helpers take. */
+export type RuntimeName = 'claude' | 'codex' | 'gemini'
+
+/**
+ * A runtime's bare startup in ms: its `--version`, started exactly as a run is (the same
+ * wrapper, namespace, relay and environment), so a run's time less this is what the run
+ * itself took (its requests, our answers, its tools, its shutdown).
+ */
+export function bareStartup(which: RuntimeName): Promise<number> {
+  return withSlot(async () => {
+    const home = scratch(`${which}-home`)
+    try {
+      const [command, args] = versionCommand(which)
+      const run = await runIsolated(command, args, { urls: [], env: runEnv(home.dir, {}), cwd: home.dir, timeoutMs: 120_000 })
+      if (run.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.code}: ${run.stderr.slice(-500)}`)
+      return run.ms
+    } finally {
+      home.dispose()
+    }
+  })
+}
+
+function versionCommand(which: RuntimeName): [string, string[]] {
+  const located = which === 'claude' ? claude.binary : which === 'codex' ? codex.binary : gemini.cli
+  if (!located.ok) throw new Error(located.reason)
+  return which === 'gemini' ? [process.execPath, [located.path, '--version']] : [located.path, ['--version']]
+}
+
 /** What a runtime run is given. */
 export interface RunOptions {
   /** The lane's URL. */
@@ -266,7 +294,10 @@ async function runCodexNow(options: RunOptions & { env: Record<string, string> }
         analytics: { enabled: false },
         feedback: { enabled: false },
         check_for_update_on_startup: false,
-        ...(options.mcpUrl ? { experimental_use_rmcp_client: true, mcp_servers: { notes: { url: options.mcpUrl, startup_timeout_sec: 30 } } } : {}),
+        // Plugins sync a curated catalogue from GitHub at startup, and shutdown waits for that
+        // sync to fail (about 4 s in a namespace with no route out): off, as update checks are.
+        features: { plugins: false },
+        ...(options.mcpUrl ? { experimental_use_rmcp_client: true, mcp_servers: { notes: { url: options.mcpUrl, startup_timeout_sec: 30, required: true } } } : {}),
       },
     })
     const thread = client.startThread({ workingDirectory: options.cwd, skipGitRepoCheck: true, sandboxMode: 'danger-full-access', approvalPolicy: 'never' })
