@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { FakeProxy } from '../../../src/index.js'
-import { netnsReason, runClaude, runCodex, runGemini, scratch, type RunOptions } from './runtimes.js'
+import { closeNetns, netnsReason, runClaude, runCodex, runGemini, scratch, type RunOptions } from './runtimes.js'
 
 const which = process.argv[2] ?? 'all'
 const full = process.argv.includes('--full')
@@ -44,4 +44,5 @@ for (const [name, run] of Object.entries(runners)) {
   work.dispose()
   await lane.close()
 }
+await closeNetns()
 await proxy.close()

@@ -1,45 +1,28 @@
-// Runs inside a fresh network namespace that holds only loopback (see netns-exec.sh): listens on
-// 127.0.0.1:<port> there for each port of AGENT_DOUBLES_NETNS_MAP (`port=socket;…`), relays every
-// connection to the test's server on that port (its FakeProxy, a FakeMcpServer) through a Unix
-// socket (a path on the file system, which every namespace reaches), then runs the runtime and
-// exits with its status. The runtime sees the servers' own URLs, and nothing else.
-import { spawn } from 'node:child_process'
+// Runs inside a test file's loopback-only network namespace (see netns-exec.sh --host) for as
+// long as that file runs. Told `listen <port> <socket>` on stdin, it listens on 127.0.0.1:<port>
+// there and relays every connection to the test's server on that port (its FakeProxy, a
+// FakeMcpServer) through the Unix socket (a file-system path reaches across namespaces), then
+// answers `listening <port>` (or `failed <port> <why>`) on stdout. It says `ready` first, and
+// ends when stdin does (the test process closed it, or died). A runtime run in the namespace
+// sees the servers' own URLs, and nothing else.
+import { createInterface } from 'node:readline'
 import { connect, createServer } from 'node:net'
 import { splice } from './splice.mjs'
 
-const map = (process.env.AGENT_DOUBLES_NETNS_MAP ?? '').split(';').filter(Boolean).map((entry) => {
-  const at = entry.indexOf('=')
-  return { port: Number(entry.slice(0, at)), path: entry.slice(at + 1) }
-})
-const [command, ...args] = process.argv.slice(2)
-if (map.some(({ port }) => !Number.isInteger(port)) || !command) {
-  console.error('netns-relay: AGENT_DOUBLES_NETNS_MAP (port=socket;…) and a command are needed')
-  process.exit(2)
-}
-
 const sockets = new Set()
-const relays = map.map(({ path }) => createServer({ noDelay: true }, (inner) => splice(inner, connect(path), sockets)))
-const stop = () => {
+const relays = []
+const lines = createInterface({ input: process.stdin })
+lines.on('line', (line) => {
+  const [verb, portText, path] = line.split(' ')
+  const port = Number(portText)
+  if (verb !== 'listen' || !Number.isInteger(port) || !path) return void process.stdout.write(`failed ${portText} bad command: ${line}\n`)
+  const relay = createServer({ noDelay: true }, (inner) => splice(inner, connect(path), sockets))
+  relays.push(relay)
+  relay.once('error', (error) => process.stdout.write(`failed ${port} ${error.message}\n`))
+  relay.listen(port, '127.0.0.1', () => process.stdout.write(`listening ${port}\n`))
+})
+lines.on('close', () => {
   for (const relay of relays) relay.close()
   for (const socket of sockets) socket.destroy()
-}
-let listening = 0
-// The runtime starts once every port listens (at once when there is none: a `--version`).
-const start = () => {
-  const child = spawn(command, args, { stdio: 'inherit', env: process.env })
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal))
-  child.on('error', (error) => {
-    console.error(`netns-relay: cannot run ${command}: ${error.message}`)
-    process.exitCode = 127
-    stop()
-  })
-  child.on('exit', (code, signal) => {
-    stop()
-    if (signal) process.kill(process.pid, signal)
-    else process.exitCode = code ?? 1
-  })
-}
-if (relays.length === 0) start()
-relays.forEach((relay, n) => relay.listen(map[n].port, '127.0.0.1', () => {
-  if (++listening === relays.length) start()
-}))
+})
+process.stdout.write('ready\n')

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { NETNS_EXEC, NetnsBridge, netnsUnavailable } from './netns.js'
+import { NETNS_EXEC, NetnsBridge, closeNetns, netnsUnavailable } from './netns.js'
 
 /** Where the runtimes are installed. */
 export const RUNTIMES_DIR = fileURLToPath(new URL('../../matrix/runtimes/', import.meta.url))
@@ -349,4 +349,4 @@ function collect(child: ChildProcess, timeoutMs: number, started: number): Promi
   })
 }
 
-export { NETNS_EXEC, NetnsBridge }
+export { NETNS_EXEC, NetnsBridge, closeNetns }

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import { expect, test } from '../../../fixtures/vitest.js'
-import { bareStartup, netnsReason, scratch, type RunOptions, type RuntimeAnswer, type RuntimeName } from './runtimes.js'
+import { bareStartup, closeNetns, netnsReason, scratch, type RunOptions, type RuntimeAnswer, type RuntimeName } from './runtimes.js'
 
 /** The file the tool round trips read. */
 export const NOTES = 'The launch code is 4217.\n'
@@ -46,7 +46,10 @@ export function runtimeSuite(which: RuntimeName, label: string, unavailable: str
     startup = await bareStartup(which)
     console.log(`[runtimes] ${label}, bare startup (--version, same wrapper and namespace): ${Math.round(startup)} ms`)
   }, 150_000)
-  afterAll(() => work.dispose())
+  afterAll(async () => {
+    await closeNetns()
+    work.dispose()
+  })
   return {
     unavailable,
     title: `${label}${unavailable ? ` (skipped: ${unavailable})` : ''}`,
