@@ -23,6 +23,8 @@ import {
   type StreamEncoder,
 } from '../dialect.js'
 import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamError } from './errors.js'
+import { converseOutputLimitError } from './limits.js'
+import { converseLayout } from './cache.js'
 import { decodeSegment } from '../params.js'
 import { checkConverseFields } from './strict.js'
 import { quoteValue } from '../shape.js'
@@ -243,6 +245,8 @@ export const bedrockConverse: ModelDialect = {
   decode,
   errorAnswer: bedrockErrorAnswer,
   providerError: bedrockProviderError,
+  outputLimitError: converseOutputLimitError,
+  prompt: { layout: (json) => converseLayout(json) },
   encodeJson,
   encodeStream,
   framing: () => 'eventstream',

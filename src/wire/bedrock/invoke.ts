@@ -10,6 +10,8 @@ import { BadRequest, frameData, type ModelDialect } from '../dialect.js'
 import { anthropicMessages } from '../anthropic-messages/codec.js'
 import { bedrockTarget } from './converse.js'
 import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamError } from './errors.js'
+import { invokeOutputLimitError } from './limits.js'
+import { anthropicLayout } from '../anthropic-messages/cache.js'
 
 /** `POST /model/{modelId}/invoke` and `/invoke-with-response-stream`, for Anthropic models. */
 export const bedrockInvoke: ModelDialect = {
@@ -20,6 +22,8 @@ export const bedrockInvoke: ModelDialect = {
   needs: [],
   errorAnswer: bedrockErrorAnswer,
   providerError: bedrockProviderError,
+  outputLimitError: invokeOutputLimitError,
+  prompt: { layout: (json) => anthropicLayout(json) },
   decode: (json, target) => {
     const { modelId, operation } = bedrockTarget(target)
     if (!/anthropic|claude/i.test(modelId)) {
