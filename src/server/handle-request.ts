@@ -260,7 +260,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     state.refusals.push({ code, status: answer.status, request: record })
     // Providers with an error shape of their own carry the refusal in it; the mark header stays.
     const own = dialect.errorAnswer?.(answer.status, detail.message ?? String((answer.body as { error?: { message?: unknown } }).error?.message ?? code), code)
-    send(answer.status, own ? own.body : answer.body, { ...answer.headers, ...own?.headers })
+    // Anthropic's bodies carry the request id, refusals too (SPEC §21).
+    send(answer.status, own ? own.body : withRequestId(answer.body, requestId), { ...answer.headers, ...own?.headers })
   }
 
   // Checks 1–5, then check 6: a pending refuse().
