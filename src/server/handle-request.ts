@@ -573,7 +573,9 @@ async function pump(source: EventSource, events: BrainEvents, output: StreamOutp
 }
 
 function streamErrorFrames(dialect: ModelDialect, error: unknown, framesSent: number, context: EncodeContext): SseFrame[] {
-  const frames = dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context)
+  // A provider error thrown mid-stream keeps its name, so wires that name stream errors (Bedrock) send its own.
+  const name = isProviderError(error) && error.errorName !== 'timeout' ? error.errorName : undefined
+  const frames = dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context, name)
   return Array.isArray(frames) ? frames : [frames]
 }
 

@@ -182,9 +182,11 @@ export interface ModelDialect extends DialectBase {
   encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder
   /**
    * The frame (or frames) that report an error after a stream has started, from frame number
-   * `framesSent` on (Responses numbers its events), as the provider sends them.
+   * `framesSent` on (Responses numbers its events), as the provider sends them. `name` is the
+   * provider error (SPEC §10.2) the brain threw, for wires whose stream names its errors
+   * (Bedrock's event-stream exceptions); absent for any other failure.
    */
-  streamError(message: string, framesSent: number, context: EncodeContext): SseFrame[]
+  streamError(message: string, framesSent: number, context: EncodeContext, name?: AnsweredProviderError): SseFrame[]
   /** How streamed answers to this request are framed; SSE when absent. */
   framing?(context: EncodeContext): StreamFraming
 }

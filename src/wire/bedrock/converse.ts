@@ -22,7 +22,7 @@ import {
   type SseFrame,
   type StreamEncoder,
 } from '../dialect.js'
-import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamError } from './errors.js'
+import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamErrorFor } from './errors.js'
 import { converseOutputLimitError } from './limits.js'
 import { converseLayout } from './cache.js'
 import { decodeSegment } from '../params.js'
@@ -250,5 +250,5 @@ export const bedrockConverse: ModelDialect = {
   encodeJson,
   encodeStream,
   framing: () => 'eventstream',
-  streamError: (message) => [bedrockStreamError(message)],
+  streamError: (message, _framesSent, _context, name) => [bedrockStreamErrorFor(message, name)],
 }
