@@ -105,13 +105,13 @@ describe('record(…, { timings: true }) and replaySpeed', () => {
   test('a JSON answer recorded with timings keeps its whole time; replayed, it waits it', async () => {
     const lines: string[] = []
     const slow = { generate: async () => (await new Promise((resolve) => setTimeout(resolve, 150)), { content: [{ type: 'text' as const, text: 'ok' }], finishReason: 'stop' as const, usage: { inputTokens: 1, outputTokens: 1 } }), stream: () => [] as never }
-    await record(slow, { to: { write: (l: string) => lines.push(l) }, timings: true }).generate({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] })
+    await record(slow, { to: { write: (l: string) => lines.push(l) }, timings: true }).generate({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] })
     const { timings } = parseTranscript(lines[0]).turns[0]
     expect(timings?.chunkMs).toBeUndefined()
     expect(timings!.ttftMs).toBeGreaterThanOrEqual(150 * 0.8)
     const replay = await ScriptedLLM.fromTranscript(lines[0], { replaySpeed: 1 })
     const started = performance.now()
-    await replay.generate({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] })
+    await replay.generate({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] })
     expect(performance.now() - started).toBeGreaterThanOrEqual(timings!.ttftMs * 0.8)
   })
 
