@@ -47,7 +47,7 @@ import { closed, startSse } from './sse.js'
 import { drainedOrClosed } from './drained.js'
 import { BrainEvents } from './brain-events.js'
 import { renameToolCalls, toolCallIdRenamer } from '../wire/tool-call-ids.js'
-import { INVALID_REQUEST, rejectionBody, validateRequest } from '../wire/validate.js'
+import { INVALID_REQUEST, rejectionBody } from '../wire/validate.js'
 import { onRouteCrash } from './route-crash.js'
 import { embed as deterministicVector } from '../wire/openai-embeddings/codec.js'
 import { openStream, startFramed, type StreamOutput } from './framing.js'
@@ -208,7 +208,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const modelTraffic = dialect.modelTraffic !== false && !side
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
-  const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory, req.headers) : undefined
+  const violation = state.validate && !forwarded ? dialect.validate?.(json, state.memory, req.headers) : undefined
   let request: ModelRequest
   let decodeRejection: BadRequest | undefined
   try {
@@ -264,7 +264,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     state.refusals.push({ code, status: answer.status, request: record })
     // Providers with an error shape of their own carry the refusal in it; the mark header stays.
     const own = dialect.errorAnswer?.(answer.status, detail.message ?? String((answer.body as { error?: { message?: unknown } }).error?.message ?? code), code)
-    send(answer.status, own ? own.body : answer.body, { ...answer.headers, ...own?.headers })
+    // Anthropic's bodies carry the request id, refusals too (SPEC §21).
+    send(answer.status, own ? own.body : withRequestId(answer.body, requestId), { ...answer.headers, ...own?.headers })
   }
 
   // Checks 1–5, then check 6: a pending refuse().
@@ -296,9 +297,12 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       measured = await measurePrompt(state.prompt, dialect, json, request, requestId)
     } catch (error) {
       if (!(error instanceof BadRequest)) throw error
+      const { message, param, detail } = error
       record.status = error.status
-      record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
-      return sendError(dialect, error.status, error.message, error.param)
+      record.error = { type: detail.type ?? INVALID_REQUEST, code: detail.code ?? null, param: param ?? null, message }
+      // OpenAI-shaped answers carry the provider's `code` (`invalid_value` for a token limit).
+      if (dialect.errorAnswer || error.status !== 400) return sendError(dialect, error.status, message, param)
+      return send(400, rejectionBody(dialect.errorStyle, { message, param: param ?? null, code: detail.code ?? null }, requestId, detail.type))
     }
     if (!isMeasure(measured)) {
       record.status = measured.status
@@ -573,7 +577,9 @@ async function pump(source: EventSource, events: BrainEvents, output: StreamOutp
 }
 
 function streamErrorFrames(dialect: ModelDialect, error: unknown, framesSent: number, context: EncodeContext): SseFrame[] {
-  const frames = dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context)
+  // A provider error thrown mid-stream keeps its name, so wires that name stream errors (Bedrock) send its own.
+  const name = isProviderError(error) && error.errorName !== 'timeout' ? error.errorName : undefined
+  const frames = dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context, name)
   return Array.isArray(frames) ? frames : [frames]
 }
 

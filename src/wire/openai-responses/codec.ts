@@ -28,6 +28,9 @@ import {
 import { wireId, type WireIdKind } from '../wire-ids.js'
 import type { CarriedContext, ResponseMemory } from '../response-memory.js'
 import { openaiProviderError } from '../openai-chat/errors.js'
+import { openaiOutputLimitError } from '../openai-chat/limits.js'
+import { responsesLayout } from './cache.js'
+import { validateResponses } from './validate.js'
 
 /** The OpenAI Responses dialect. */
 export const openaiResponses: ModelDialect = {
@@ -35,6 +38,9 @@ export const openaiResponses: ModelDialect = {
   kind: 'model',
   errorStyle: 'openai',
   providerError: openaiProviderError,
+  outputLimitError: (_json, requested, max) => openaiOutputLimitError('max_output_tokens', requested, max),
+  validate: (json, memory) => validateResponses(json, (id) => memory.get(id)),
+  prompt: { layout: (json, _request, roles) => responsesLayout(json, roles) },
   needs: ['responses_api'],
   toolCallIds: 'openai-call',
   decode,
