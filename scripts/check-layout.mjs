@@ -26,7 +26,7 @@ function strong(v) {
     if (!idx.has(w)) { strong(w); low.set(v, Math.min(low.get(v), low.get(w))) }
     else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)))
   }
-  if (low.get(v) === idx.get(v)) { const c = []; let w; do { w = stack.pop(); on.delete(w); c.push(w) } while (w !== v); if (c.length > 1 || edges.get(v).has(v)) sccs.push(c) }
+  if (low.get(v) === idx.get(v)) { const c = []; let w; do { w = stack.pop(); on.delete(w); c.push(w) } while (w !== v); if (c.length > 1 || edges.get(v)?.has(v)) sccs.push(c) }
 }
 for (const f of files) if (!idx.has(f)) strong(f)
 console.log(`import circles (strongly connected groups) in ${relative(process.cwd(), root)}: ${sccs.length}`)

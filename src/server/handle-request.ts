@@ -133,8 +133,11 @@ export interface ProxyState {
  */
 const DOUBLE_FAULT = { 'x-should-retry': 'false', 'retry-after-ms': '1' }
 
-/** Handles one HTTP request; never rejects for a request's own faults. */
-export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: ProxyState): Promise<void> {
+/**
+ * Handles one HTTP request; never rejects for a request's own faults. `session` is the id of the
+ * WebSocket session a request stands in for (a Responses `response.create`), kept on its record.
+ */
+export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: ProxyState, session?: string): Promise<void> {
   const id = state.nextId()
   const started = Date.now()
   const now = Math.floor(started / 1000)
@@ -241,6 +244,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     request,
   }
   if (side) record.side = true
+  if (session !== undefined) record.session = session
   crashRecord = record
   // What the decoder rejects is answered as before any check, and recorded (SPEC §24).
   if (decodeRejection) {
