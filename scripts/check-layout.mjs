@@ -6,13 +6,15 @@ const root = resolve(process.argv[2] ?? 'src')
 const files = []
 ;(function walk(d) { for (const n of readdirSync(d)) { const p = join(d, n); statSync(p).isDirectory() ? walk(p) : /\.ts$/.test(n) && files.push(p) } })(root)
 const edges = new Map()
+const inside = new Set(files)
 const re = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g
 for (const f of files) {
   const out = new Set()
   for (const m of readFileSync(f, 'utf8').matchAll(re)) {
     const b = resolve(dirname(f), m[1])
     const t = [b.replace(/\.js$/, '.ts'), b + '.ts', join(b, 'index.ts')].find((c) => existsSync(c) && statSync(c).isFile())
-    if (t) out.add(t)
+    // Only files under the root: an import leaving it (src/playwright.ts → ../matchers) is no circle of src.
+    if (t && inside.has(t)) out.add(t)
   }
   edges.set(f, out)
 }
