@@ -1,0 +1,14 @@
+// The Vitest config of run-seed.test.ts's child run: three files in three forks, with the
+// package's global setup drawing the run's chaos seed.
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/chaos/suites/seed-*.vitest.ts'],
+    globalSetup: ['fixtures/vitest-global-setup.ts'],
+    pool: 'forks',
+    poolOptions: { forks: { minForks: 3, maxForks: 3 } },
+    fileParallelism: true,
+    testTimeout: 60_000,
+  },
+})
