@@ -1,4 +1,4 @@
-// The Jest config of run-seed.test.ts's child run: three files on the built package, with the
+// The Jest config of run-seed.test.ts's child run: two files on the built package, with the
 // package's global setup drawing the run's chaos seed.
 const root = require('node:path').resolve(__dirname, '../../..')
 module.exports = {

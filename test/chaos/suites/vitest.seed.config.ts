@@ -1,4 +1,4 @@
-// The Vitest config of run-seed.test.ts's child run: three files in three forks, with the
+// The Vitest config of run-seed.test.ts's child run: two files in two forks, with the
 // package's global setup drawing the run's chaos seed.
 import { defineConfig } from 'vitest/config'
 
@@ -7,7 +7,7 @@ export default defineConfig({
     include: ['test/chaos/suites/seed-*.vitest.ts'],
     globalSetup: ['fixtures/vitest-global-setup.ts'],
     pool: 'forks',
-    poolOptions: { forks: { minForks: 3, maxForks: 3 } },
+    poolOptions: { forks: { minForks: 2, maxForks: 2 } },
     fileParallelism: true,
     testTimeout: 60_000,
   },

@@ -1,3 +1,0 @@
-import { seedSuite } from './seed-body.js'
-
-seedSuite('seed 3')
