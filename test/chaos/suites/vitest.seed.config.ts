@@ -7,7 +7,7 @@ export default defineConfig({
     include: ['test/chaos/suites/seed-*.vitest.ts'],
     globalSetup: ['fixtures/vitest-global-setup.ts'],
     pool: 'forks',
-    poolOptions: { forks: { minForks: 2, maxForks: 2 } },
+    maxWorkers: 2,
     fileParallelism: true,
     testTimeout: 60_000,
   },
