@@ -24,6 +24,7 @@ const dualEntries = {
   'jest/index': 'fixtures/jest.ts',
   'jest/setup': 'fixtures/jest-setup.ts',
   'jest/globals': 'fixtures/jest-globals.ts',
+  'jest/global-setup': 'fixtures/jest-global-setup.ts',
   playwright: 'src/playwright.ts',
 }
 
@@ -34,6 +35,7 @@ export default defineConfig([
       ...dualEntries,
       'vitest/index': 'fixtures/vitest.ts',
       'vitest/setup': 'fixtures/vitest-setup.ts',
+      'vitest/global-setup': 'fixtures/vitest-global-setup.ts',
       cli: 'src/cli.ts',
     },
     format: ['esm'],

@@ -9,7 +9,7 @@
  * beside it. Memory figures come from child processes with `--expose-gc`.
  *
  * `npm run bench` (about 4 minutes); `npm run bench -- --quick` (about a minute, noisier);
- * BENCH_ONLY=agent|llm|proxy|wire|tokens|in-process|memory|fixtures runs one family (`wire`: the JSON
+ * BENCH_ONLY=agent|llm|proxy|wire|tokens|chaos|in-process|memory|fixtures runs one family (`wire`: the JSON
  * and stream round trips against the floor and aimock); BENCH_REPEAT=10 runs the selection ten
  * times over and ends with how many runs met each target (SPEC §23's series); BENCH_TIME_MS and BENCH_ROUNDS
  * set the effort, BENCH_WARMUP_MS how long each case runs alone first (V8 needs a few thousand
@@ -18,6 +18,7 @@
 import { groups as proxyGroups } from './proxy/wire.bench.js'
 import { groups as laneGroups } from './proxy/lanes.bench.js'
 import { groups as tokenGroups } from './proxy/tokens.bench.js'
+import { groups as chaosGroups } from './proxy/chaos.bench.js'
 import { groups as inProcessGroups } from './proxy/in-process.bench.js'
 import { groups as llmGroups } from './llm/ai-sdk.bench.js'
 import { groups as agentGroups } from './agent/mock-agent.bench.js'
@@ -65,9 +66,10 @@ const time = Number(process.env.BENCH_TIME_MS ?? (quick ? 300 : 1000))
 const warmup = Number(process.env.BENCH_WARMUP_MS ?? (quick ? 100 : 200))
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 5))
 const families: Record<string, Array<BenchGroup | FigureGroup>> = {
-  proxy: [...proxyGroups, ...laneGroups, ...tokenGroups],
+  proxy: [...proxyGroups, ...laneGroups, ...tokenGroups, ...chaosGroups],
   wire: proxyGroups,
   tokens: tokenGroups,
+  chaos: chaosGroups,
   'in-process': inProcessGroups,
   llm: llmGroups,
   agent: agentGroups,

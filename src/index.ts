@@ -90,6 +90,7 @@ export type { ProviderErrorName, ProviderErrorOptions, ProviderErrorPlanOptions 
 export { misbehave, misbehaviourKinds, isMisbehaviour } from './llm/misbehave.js'
 export type { Misbehaviour, MisbehaviourKind, MisbehaveOptions } from './llm/misbehave.js'
 export { chaosKinds, defaultChaosKinds, chaosDecision } from './server/chaos.js'
+export { startChaosRun } from './server/chaos-run.js'
 export type { ChaosConfig, ChaosKind, ChaosOptions, RequestFault } from './server/chaos.js'
 export type { MisbehavePlanOptions, LaneOptions } from './server/fake-proxy.js'
 export type { PacingOptions } from './server/pacing.js'

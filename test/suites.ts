@@ -22,6 +22,7 @@ export const slowTests = [
   'test/runtimes/*.test.ts',
   'test/chaos/determinism.test.ts',
   'test/chaos/failure-seed.test.ts',
+  'test/chaos/run-seed.test.ts',
 ]
 
 /**

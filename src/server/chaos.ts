@@ -8,6 +8,7 @@
  */
 import { PREFIX, argumentError, checkOptions, describeValue, is } from '../internal/describe.js'
 import { isMisbehaviourKind, misbehaviourKinds, type MisbehaviourKind } from '../llm/misbehave.js'
+import { providedRunSeed, seedLine } from './chaos-run.js'
 import { isProviderErrorName, providerErrorNames, type ProviderErrorName } from '../provider-errors.js'
 
 /** Transport faults chaos can choose (those of `proxy.fail()`). */
@@ -114,15 +115,18 @@ function envSeed(): number | undefined {
 let printedSeed: number | undefined
 
 /**
- * The run's seed, for chaos given none: the same in every worker of one run (it derives from
- * the run's main process, the workers' parent), different from run to run, and printed once
- * (per process) so a failing run can be replayed with `AGENT_DOUBLES_CHAOS_SEED`.
+ * The run's seed, for chaos given none. With a global setup (`agent-doubles/vitest/global-setup`,
+ * `agent-doubles/jest/global-setup`) it is the one the main process drew and printed once for
+ * the whole run. Without one, it derives from the workers' parent process (the same in every
+ * worker process of one run) and each process prints it once.
  */
 function runSeed(): number {
+  const provided = providedRunSeed()
+  if (provided !== undefined) return provided
   const seed = hash32(`agent-doubles run ${globalThis.process?.ppid ?? 0}`)
   if (printedSeed !== seed) {
     printedSeed = seed
-    console.warn(`[agent-doubles] chaos seed ${seed} (replay with ${SEED_ENV}=${seed})`)
+    console.warn(seedLine(seed))
   }
   return seed
 }

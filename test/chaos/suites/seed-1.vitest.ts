@@ -1,0 +1,3 @@
+import { seedSuite } from './seed-body.js'
+
+seedSuite('seed 1')
