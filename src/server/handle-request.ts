@@ -192,11 +192,15 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   if (parsed.kind === 'aborted') return
   if (parsed.kind === 'error') return sendError(dialect, parsed.status, parsed.message)
   let json = parsed.json ?? {}
+  // A malformed field `prepare` finds (Vertex's `anthropic_version`) is recorded like the
+  // decoder's; a route's own answer (Azure's 404 for a missing `api-version`) is not.
+  let prepareRejection: BadRequest | undefined
   try {
     json = dialect.prepare?.(json, target) ?? json
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
-    return sendError(dialect, error.status, error.message, error.param)
+    if (error.status !== 400) return sendError(dialect, error.status, error.message, error.param)
+    prepareRejection = error
   }
   // The model list is not model traffic: planned refusals, replies and faults wait for the next
   // real model request. Forwarded requests answer with the upstream's bytes.
@@ -205,10 +209,11 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const modelTraffic = dialect.modelTraffic !== false && !side
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
-  const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory, req.headers) : undefined
+  const violation = state.validate && !forwarded && !prepareRejection ? validateRequest(dialect.id, json, state.memory, req.headers) : undefined
   let request: ModelRequest
   let decodeRejection: BadRequest | undefined
   try {
+    if (prepareRejection) throw prepareRejection
     // Decoded here and kept unchanged, so a model double records it without copying it again.
     request = handOver(dialect.decode(json, target, state.memory))
   } catch (error) {

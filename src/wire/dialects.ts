@@ -68,9 +68,21 @@ function bedrockDialect(operation: string, modelId: string): WireDialect {
   return operation === 'invoke' && isEmbeddingModel(modelId) ? bedrockEmbed : bedrockInvoke
 }
 
+/**
+ * A route whose path carries parameters, with `examples`: one concrete path for each kind of
+ * route it serves, so tests that go over every route (the fuzz pass, SPEC §24) reach a new one
+ * without being told.
+ */
+interface PatternRoute {
+  readonly path: RegExp
+  readonly route: (match: RegExpExecArray) => Route | undefined
+  readonly examples: readonly string[]
+}
+
 /** Routes whose paths carry parameters (a model, a deployment), tried in order after the table. */
-const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExpExecArray) => Route | undefined }[] = [
+const patterns: readonly PatternRoute[] = [
   {
+    examples: ['/v1beta/models/gemini-2.5-flash:generateContent', '/v1beta/models/gemini-2.5-flash:streamGenerateContent', '/v1beta/models/gemini-2.5-flash:countTokens', '/v1beta/models/text-embedding-004:embedContent', '/v1beta/models/text-embedding-004:batchEmbedContents'],
     path: GEMINI_METHOD_PATH,
     route: (match) => {
       if (match[2] === 'countTokens') return { method: 'POST', dialect: geminiCountTokens }
@@ -78,12 +90,51 @@ const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExp
       return { method: 'POST', dialect: geminiGenerate }
     },
   },
-  { path: GEMINI_MODELS_ROUTE, route: () => ({ method: 'GET', dialect: geminiModels }) },
-  { path: BEDROCK_MODEL_PATH, route: (match) => ({ method: 'POST', dialect: bedrockDialect(match[2], decodeSegment(match[1])) }) },
-  { path: AZURE_DEPLOYMENT_PATH, route: (match) => azureRoute(match[2], false) },
-  { path: AZURE_OPENAI_PATH, route: (match) => azureRoute(match[2], match[1] !== undefined) },
-  vertexRoute,
+  { path: GEMINI_MODELS_ROUTE, route: () => ({ method: 'GET', dialect: geminiModels }), examples: ['/v1beta/models'] },
+  {
+    path: BEDROCK_MODEL_PATH,
+    route: (match) => ({ method: 'POST', dialect: bedrockDialect(match[2], decodeSegment(match[1])) }),
+    examples: [
+      '/model/anthropic.claude-3-haiku/converse',
+      '/model/anthropic.claude-3-haiku/converse-stream',
+      '/model/anthropic.claude-3-haiku/invoke',
+      '/model/anthropic.claude-3-haiku/invoke-with-response-stream',
+      '/model/amazon.titan-embed-text-v2:0/invoke',
+      '/model/anthropic.claude-3-haiku/count-tokens',
+    ],
+  },
+  {
+    path: AZURE_DEPLOYMENT_PATH,
+    route: (match) => azureRoute(match[2], false),
+    examples: ['/openai/deployments/d/chat/completions', '/openai/deployments/d/embeddings', '/openai/deployments/d/responses'],
+  },
+  {
+    path: AZURE_OPENAI_PATH,
+    route: (match) => azureRoute(match[2], match[1] !== undefined),
+    examples: ['/openai/v1/chat/completions', '/openai/v1/responses', '/openai/v1/embeddings', '/openai/v1/models'],
+  },
+  {
+    ...vertexRoute,
+    examples: [
+      '/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent',
+      '/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:countTokens',
+      '/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4:rawPredict',
+    ],
+  },
 ]
+
+/**
+ * One concrete path for every route the proxy serves, with its route: each exact path of the
+ * table and each pattern's examples. For tests that must reach every dialect (SPEC §24's fuzz pass).
+ */
+export function everyRoute(): readonly (Route & { readonly path: string })[] {
+  const paths = [...Object.keys(table), ...patterns.flatMap((pattern) => pattern.examples)]
+  return paths.map((path) => {
+    const route = findRoute(path)
+    if (!route) throw new Error(`dialects.ts: the example path ${path} finds no route`)
+    return { ...route, path }
+  })
+}
 
 /** The route serving `path` (no query string), or `undefined`. `/v1/models/{id}` is the model list's. */
 export function findRoute(path: string): Route | undefined {
