@@ -41,6 +41,8 @@ import { errorStyleFor, findRoute, isAgentApiPath, providerForUnknownPath } from
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from '../wire/response-memory.js'
 import { readBody } from './read-body.js'
+import { LARGE_BODY, turnFor } from './large-body.js'
+import { yieldToLoop } from '../internal/scheduling.js'
 import { ownGetter } from '../internal/own-getter.js'
 import { utf8Body } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
@@ -210,6 +212,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
   const violation = state.validate && !forwarded && !prepareRejection ? validateRequest(dialect.id, json, state.memory, req.headers) : undefined
+  const afterValidation = turnFor(parsed.body)
+  if (afterValidation) await afterValidation
   let request: ModelRequest
   let decodeRejection: BadRequest | undefined
   try {
@@ -228,6 +232,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     request = { model: typeof json.model === 'string' ? json.model : '', messages: [], stream: json.stream === true }
   }
 
+  const afterDecoding = turnFor(parsed.body)
+  if (afterDecoding) await afterDecoding
   // Identity.
   const identity = readIdentity(req.headers)
   const record: FakeRequest = {
@@ -675,21 +681,27 @@ async function readJson(req: IncomingMessage, expectJson: boolean, anyContentTyp
   if (type !== undefined && !anyContentType && type !== 'application/json' && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     return { kind: 'error', status: 415, message: `content-type must be application/json, got ${JSON.stringify(type)}` }
   }
+  // A large body is read in steps, with turns of the event loop between them (large-body.ts).
+  const large = body.byteLength >= LARGE_BODY
+  if (large) await yieldToLoop()
   if (nestsDeeperThan(body)) {
     return { kind: 'error', status: 400, message: `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }
   }
+  if (large) await yieldToLoop()
   let text: string
   try {
     text = strictUtf8.decode(body)
   } catch {
     return { kind: 'error', status: 400, message: 'request body is not valid UTF-8' }
   }
+  if (large) await yieldToLoop()
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
     return { kind: 'error', status: 400, message: `request body is not valid JSON: ${messageOf(error)}` }
   }
+  if (large) await yieldToLoop()
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     return { kind: 'error', status: 400, message: 'request body must be a JSON object' }
   }
