@@ -10,7 +10,7 @@
  * The seed is printed; `AGENT_DOUBLES_FUZZ_SEED=<n>` sends another run (or repeats a failing one).
  */
 import { afterAll, describe, expect, test } from 'vitest'
-import { everyRoute } from '../../src/wire/dialects.js'
+import { allDialects, everyRoute } from '../../src/wire/dialects.js'
 import { inputErrorBody } from '../../src/wire/dialect.js'
 import { FakeProxy } from '../../src/server/fake-proxy.js'
 import { FakeMcpServer } from '../../src/mcp/fake-mcp-server.js'
@@ -91,6 +91,12 @@ function bodiesFor(random: Random, seed: unknown, mutated: number, made: number)
 }
 
 describe(`fuzz pass (seed ${SEED})`, () => {
+  test('the routes fuzzed reach every dialect in src/wire/dialects.ts', () => {
+    const reached = new Set(everyRoute().map((route) => route.dialect))
+    // A pattern without `examples` would leave its dialects out of the pass.
+    expect(allDialects.filter((dialect) => !reached.has(dialect)).map((dialect) => dialect.id)).toEqual([])
+  })
+
   test('every route of every dialect: no 5xx, JSON in the route’s shape, every readable request recorded', async () => {
     const proxy = await new FakeProxy().start()
     open.push(proxy)

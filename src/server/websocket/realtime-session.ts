@@ -22,6 +22,7 @@ import {
   type RealtimeSessionObject,
 } from '../../wire/openai-realtime/session-config.js'
 import { admitTurn, brainFor, pumpTurn, turnFailureOf, turnRecord, type TurnFailure } from './model-turn.js'
+import { turnFaults } from './turn-faults.js'
 import { Session, type ClientFault, type SessionContext } from './session.js'
 
 /** The client events the API accepts (`output_audio_buffer.clear` is WebRTC's only). */
@@ -275,6 +276,8 @@ export class RealtimeSession extends Session {
         if (room) this.#room = room
       },
     })
+    // Misbehaviour and chaos (SPEC §19), decided before admitTurn answers a provider error chaos chose.
+    const faulty = turnFaults(this.state, record, this)
     const failure = admitTurn(turn, record)
     encoder.start()
     if (failure) return this.#fail(encoder, failure, eventId)
@@ -285,7 +288,7 @@ export class RealtimeSession extends Session {
       this.#room = undefined
       return waiting
     }
-    pumpTurn(brainFor(this.state, this.identity), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', signal: active.abort.signal, room })
+    pumpTurn(faulty(brainFor(this.state, this.identity)), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', signal: active.abort.signal, room })
       .catch((error: unknown) => {
         if (!active.abort.signal.aborted && !this.closed) this.#fail(encoder, turnFailureOf(error), eventId)
       })
