@@ -18,6 +18,10 @@ export const slowTests = [
   'test/cli/commands.test.ts',
   'test/cli/parent.test.ts',
   'test/proxy/hostile/findings.test.ts',
+  // SPEC §24: ~2,200 fuzz bodies; four 7 MB bodies measured in a child; a CLI from the sources.
+  'test/hostile/fuzz.test.ts',
+  'test/hostile/big-bodies.test.ts',
+  'test/cli/request-timeout.test.ts',
   // Agent runtimes run for real (SPEC §17): each run starts a CLI or binary.
   'test/runtimes/*.test.ts',
   'test/chaos/determinism.test.ts',

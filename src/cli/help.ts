@@ -39,7 +39,7 @@ export const serveUsage = `Usage: agent-doubles serve [--port N] [--agents a,b] 
                           [--script file | --transcript file.jsonl | --rules file.json]
                           [--record file.jsonl --upstream-openai URL --upstream-anthropic URL]
                           [--chaos seed:rate[:kinds]] [--latency ttftMs[:tps[:jitter]]]
-                          [--rate-limit rpm[:tpm]]`
+                          [--rate-limit rpm[:tpm]] [--request-timeout ms]`
 
 /** `serve --help`. */
 export const serveHelp = `${serveUsage}
@@ -67,6 +67,8 @@ Options:
   --latency ttftMs[:tokensPerSecond[:jitter]]
                          paced streams: the first delta after ttftMs, the rest at the token rate
   --rate-limit rpm[:tpm] rate_limit errors past rpm requests or tpm tokens a minute
+  --request-timeout ms   time a request's headers and body have to arrive before a 408
+                         and the connection is closed (default: 60000)
   -h, --help             show this help
 
 Control API (JSON):

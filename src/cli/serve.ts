@@ -26,6 +26,7 @@ const OPTIONS = {
   chaos: { type: 'string' },
   latency: { type: 'string' },
   'rate-limit': { type: 'string' },
+  'request-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -46,6 +47,15 @@ function parse(argv: string[]) {
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw usageError(`serve: ${name ?? 'an option'} needs a value`)
     throw usageError(`serve: ${message}`)
   }
+}
+
+/** `--request-timeout ms`: a positive whole number of milliseconds, as `requestTimeoutMs` takes. */
+function parseRequestTimeout(text: string): number {
+  const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN
+  if (!Number.isSafeInteger(ms) || ms <= 0) {
+    throw usageError(`serve: --request-timeout must be a positive whole number of milliseconds, got ${JSON.stringify(text)}`)
+  }
+  return ms
 }
 
 /**
@@ -78,6 +88,7 @@ export async function serve(argv: string[], log: (line: string) => void = consol
   if (values.chaos !== undefined) options.chaos = parseChaosFlag(values.chaos, flagError)
   if (values.latency !== undefined) options.latency = parseLatencyFlag(values.latency, flagError)
   if (values['rate-limit'] !== undefined) options.rateLimit = parseRateLimitFlag(values['rate-limit'], flagError)
+  if (values['request-timeout'] !== undefined) options.requestTimeoutMs = parseRequestTimeout(values['request-timeout'])
   const upstream = {
     ...(values['upstream-openai'] ? { openai: values['upstream-openai'] } : {}),
     ...(values['upstream-anthropic'] ? { anthropic: values['upstream-anthropic'] } : {}),

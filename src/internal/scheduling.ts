@@ -31,3 +31,23 @@ export const nextTick: NextTick = (task, ...args) => {
 export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => (node.setImmediate ? node.setImmediate(resolve) : setTimeout(resolve, 0)))
 }
+
+/**
+ * Long synchronous work cut into slices (SPEC §24: no request blocks the event loop for more
+ * than 250 ms): call {@link LoopSlices.turn} between pieces of work; once the work since the
+ * last turn has taken `sliceMs`, it gives the event loop a turn ({@link yieldToLoop}), else it
+ * returns `undefined` at once, so short work never waits.
+ */
+export class LoopSlices {
+  #since = performance.now()
+
+  constructor(readonly sliceMs = 20) {}
+
+  /** A turn of the event loop when this slice is used up, else `undefined`. */
+  turn(): Promise<void> | undefined {
+    if (performance.now() - this.#since < this.sliceMs) return undefined
+    return yieldToLoop().then(() => {
+      this.#since = performance.now()
+    })
+  }
+}

@@ -68,8 +68,13 @@ async function load(encoding: Encoding): Promise<void> {
   // Text that spells a special token (`<|endoftext|>`) is ordinary text in a prompt, as the API
   // treats it; the package would throw on it by default.
   const options = { disallowedSpecial: new Set<string>() }
-  counters[encoding] = (text) => countInPieces((piece) => module.countTokens(piece, options), text)
+  const count = (piece: string): number => module.countTokens(piece, options)
+  plainCounters[encoding] = count
+  counters[encoding] = (text) => countInPieces(count, text)
 }
+
+/** The tokenizers' own counts, of one piece at a time. */
+const plainCounters: Partial<Record<Encoding, CountFn>> = {}
 
 /**
  * Letters in one run beyond this are counted in pieces of this size. Byte-pair encoding is
@@ -89,34 +94,67 @@ const PIECE = 8192
 function countInPieces(count: (text: string) => number, text: string): number {
   if (text.length <= LONG_RUN) return count(text)
   let total = 0
-  let at = 0
   // A long run mostly repeats itself ('xxxx…'): its pieces are counted once each.
-  const pieces = new Map<string, number>()
-  for (const run of text.matchAll(LONG_RUNS)) {
-    total += countPlain(count, text.slice(at, run.index))
-    for (let i = 0; i < run[0].length; i += LONG_RUN) {
-      const piece = run[0].slice(i, i + LONG_RUN)
-      let counted = pieces.get(piece)
-      if (counted === undefined) pieces.set(piece, (counted = count(piece)))
-      total += counted
-    }
-    at = run.index + run[0].length
-  }
-  return total + countPlain(count, at === 0 ? text : text.slice(at))
+  const runPieces = new Map<string, number>()
+  for (const piece of piecesOf(text)) total += countPiece(count, piece, runPieces)
+  return total
 }
 
-function countPlain(count: (text: string) => number, text: string): number {
-  let total = 0
+/** One piece's count; pieces of long runs are counted once each per text. */
+function countPiece(count: (text: string) => number, piece: string, runPieces: Map<string, number>): number {
+  if (piece.length !== LONG_RUN) return count(piece)
+  let counted = runPieces.get(piece)
+  if (counted === undefined) runPieces.set(piece, (counted = count(piece)))
+  return counted
+}
+
+/** `text` in the pieces it is counted in: plain text cut before spaces, long runs of letters in {@link LONG_RUN}s. */
+function* piecesOf(text: string): Generator<string> {
+  let at = 0
+  for (const run of text.matchAll(LONG_RUNS)) {
+    yield* plainPieces(text.slice(at, run.index))
+    for (let i = 0; i < run[0].length; i += LONG_RUN) yield run[0].slice(i, i + LONG_RUN)
+    at = run.index + run[0].length
+  }
+  yield* plainPieces(at === 0 ? text : text.slice(at))
+}
+
+function* plainPieces(text: string): Generator<string> {
   let start = 0
   while (text.length - start > PIECE) {
     // Cut before a space that starts a word: pre-tokens begin there, so the pieces' counts add up.
     let cut = text.lastIndexOf(' ', start + PIECE)
     while (cut > start && /\s/.test(text[cut + 1] ?? '')) cut = text.lastIndexOf(' ', cut - 1)
     if (cut <= start + PIECE / 2) cut = start + PIECE
-    total += count(text.slice(start, cut))
+    yield text.slice(start, cut)
     start = cut
   }
-  return total + (start === 0 ? count(text) : count(text.slice(start)))
+  if (text.length > start) yield start === 0 ? text : text.slice(start)
+}
+
+/** Texts at least this long are counted by {@link countWithTurns} in slices, giving the event loop turns. */
+export const SLICED_FROM = 64 * 1024
+
+/**
+ * {@link countWith}, for a text long enough to hold the event loop (a 7 MB prompt takes the
+ * tokenizer seconds on a loaded machine): counted a piece at a time, calling `turn` between
+ * pieces so the caller can give the event loop a turn (see `LoopSlices`). The same count as
+ * {@link countWith}, remembered the same way.
+ */
+export async function countWithTurns(counter: TokenCounter, text: string, turn: () => Promise<void> | undefined): Promise<number> {
+  const count = counter === 'estimate' ? undefined : plainCounters[counter]
+  if (!count || text.length < SLICED_FROM) return countWith(counter, text)
+  const known = remembered[counter as Encoding].get(text)
+  if (known !== undefined) return known
+  let total = 0
+  const runPieces = new Map<string, number>()
+  for (const piece of piecesOf(text)) {
+    total += countPiece(count, piece, runPieces)
+    const pause = turn()
+    if (pause) await pause
+  }
+  remember(counter as Encoding, text, total)
+  return total
 }
 
 /** Texts at least this long have their counts remembered; shorter ones are cheaper to count again. */
@@ -150,14 +188,18 @@ export function countWith(counter: TokenCounter, text: string): number {
   const known = memory.get(text)
   if (known !== undefined) return known
   const counted = count(text)
+  remember(counter, text, counted)
+  return counted
+}
+
+function remember(encoding: Encoding, text: string, counted: number): void {
   if (rememberedChars + text.length > REMEMBER_CHARS) {
     remembered.o200k_base.clear()
     remembered.cl100k_base.clear()
     rememberedChars = 0
   }
-  memory.set(text, counted)
+  remembered[encoding].set(text, counted)
   rememberedChars += text.length
-  return counted
 }
 
 /** Whether `counter` counts with a real tokenizer now (loaded), rather than the estimate. */

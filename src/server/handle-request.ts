@@ -41,6 +41,8 @@ import { errorStyleFor, findRoute, isAgentApiPath, providerForUnknownPath } from
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from '../wire/response-memory.js'
 import { readBody } from './read-body.js'
+import { LARGE_BODY, turnFor } from './large-body.js'
+import { yieldToLoop } from '../internal/scheduling.js'
 import { ownGetter } from '../internal/own-getter.js'
 import { utf8Body } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
@@ -195,11 +197,15 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   if (parsed.kind === 'aborted') return
   if (parsed.kind === 'error') return sendError(dialect, parsed.status, parsed.message)
   let json = parsed.json ?? {}
+  // A malformed field `prepare` finds (Vertex's `anthropic_version`) is recorded like the
+  // decoder's; a route's own answer (Azure's 404 for a missing `api-version`) is not.
+  let prepareRejection: BadRequest | undefined
   try {
     json = dialect.prepare?.(json, target) ?? json
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error
-    return sendError(dialect, error.status, error.message, error.param)
+    if (error.status !== 400) return sendError(dialect, error.status, error.message, error.param)
+    prepareRejection = error
   }
   // The model list is not model traffic: planned refusals, replies and faults wait for the next
   // real model request. Forwarded requests answer with the upstream's bytes.
@@ -208,10 +214,13 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const modelTraffic = dialect.modelTraffic !== false && !side
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
-  const violation = state.validate && !forwarded ? dialect.validate?.(json, state.memory, req.headers) : undefined
+  const violation = state.validate && !forwarded && !prepareRejection ? dialect.validate?.(json, state.memory, req.headers) : undefined
+  const afterValidation = turnFor(parsed.body)
+  if (afterValidation) await afterValidation
   let request: ModelRequest
   let decodeRejection: BadRequest | undefined
   try {
+    if (prepareRejection) throw prepareRejection
     // Decoded here and kept unchanged, so a model double records it without copying it again.
     request = handOver(dialect.decode(json, target, state.memory))
   } catch (error) {
@@ -226,6 +235,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     request = { model: typeof json.model === 'string' ? json.model : '', messages: [], stream: json.stream === true }
   }
 
+  const afterDecoding = turnFor(parsed.body)
+  if (afterDecoding) await afterDecoding
   // Identity.
   const identity = readIdentity(req.headers)
   const record: FakeRequest = {
@@ -680,21 +691,27 @@ async function readJson(req: IncomingMessage, expectJson: boolean, anyContentTyp
   if (type !== undefined && !anyContentType && type !== 'application/json' && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     return { kind: 'error', status: 415, message: `content-type must be application/json, got ${JSON.stringify(type)}` }
   }
+  // A large body is read in steps, with turns of the event loop between them (large-body.ts).
+  const large = body.byteLength >= LARGE_BODY
+  if (large) await yieldToLoop()
   if (nestsDeeperThan(body)) {
     return { kind: 'error', status: 400, message: `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }
   }
+  if (large) await yieldToLoop()
   let text: string
   try {
     text = strictUtf8.decode(body)
   } catch {
     return { kind: 'error', status: 400, message: 'request body is not valid UTF-8' }
   }
+  if (large) await yieldToLoop()
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
     return { kind: 'error', status: 400, message: `request body is not valid JSON: ${messageOf(error)}` }
   }
+  if (large) await yieldToLoop()
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     return { kind: 'error', status: 400, message: 'request body must be a JSON object' }
   }

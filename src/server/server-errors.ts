@@ -5,7 +5,7 @@
  * @module
  */
 import { inputErrorBody } from '../wire/dialect.js'
-import { errorStyleFor } from '../wire/dialects.js'
+import { errorStyleFor, findRoute } from '../wire/dialects.js'
 import { withRequestId } from '../wire/anthropic-messages/errors.js'
 import type { ErrorStyle } from '../gateway/refusal-answer.js'
 
@@ -26,6 +26,10 @@ export function errorStyleForHead(head: string): ErrorStyle {
  * serverErrorBody(431, 'headers too large', 'POST /v1/messages HTTP/1.1') // { type: 'error', error: { … } }
  */
 export function serverErrorBody(status: number, message: string, head: string): unknown {
+  // A route whose provider has an error shape of its own (Bedrock, Gemini, Ollama) answers in it.
+  const path = /^\S+ (\/[^\s?]*)/.exec(head)?.[1]
+  const own = path === undefined ? undefined : findRoute(path)?.dialect.errorAnswer?.(status, message)
+  if (own) return own.body
   const style = errorStyleForHead(head)
   // Anthropic's bodies carry a request id, the ones the server writes by itself too (SPEC §21).
   return style === 'anthropic' ? withRequestId(inputErrorBody(style, status, message)) : inputErrorBody(style, status, message)

@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream'
 import { routeByPreface } from './h2c.js'
 import { answerCrash, openaiShape, type ErrorBodyFor } from './crash-answer.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS, guardStalls } from './stall-guard.js'
+import { guardHttp2Stalls } from './h2-deadline.js'
 
 export { answerCrash, type ErrorBodyFor } from './crash-answer.js'
 export { MAX_BODY_BYTES, readBody, type BodyResult } from './read-body.js'
@@ -51,11 +52,12 @@ export async function startServer(handler: RequestHandler, options: ServerOption
     handler(request, response).catch((error: unknown) => answerCrash(request, response, error, errorBody))
   })
   const stalls = guardStalls(server, requestTimeoutMs, errorBody)
+  guardHttp2Stalls(http2, requestTimeoutMs, errorBody)
   const front = createNetServer({ noDelay: true }, (socket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
     stalls.watch(socket)
-    // HTTP/2 sessions are not watched: their streams are the http2 server's to time out.
+    // HTTP/2 sessions get their deadlines from guardHttp2Stalls, per stream and per idle session.
     routeByPreface(socket, server, http2, () => stalls.release(socket))
   })
   // A client that sends garbage must not take the server down, and gets JSON it can read.

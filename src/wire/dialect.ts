@@ -230,6 +230,11 @@ export interface RoutePattern {
   readonly path: RegExp
   /** The route for a match, or `undefined` for a method the provider has but the fake does not serve. */
   readonly route: (match: RegExpExecArray) => Route | undefined
+  /**
+   * One concrete path for each kind of route the pattern serves, so tests that go over every
+   * route (the fuzz pass, SPEC §24) reach it without being told.
+   */
+  readonly examples?: readonly string[]
 }
 
 /**

@@ -84,3 +84,17 @@ export function errorStyleFor(path: string, headers: Readonly<Record<string, str
   if (style === 'local') return style
   return headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined ? 'anthropic' : style
 }
+
+/**
+ * One concrete path for every route the proxy serves, with its route: each fixed path and each
+ * pattern's `examples`. For tests that must reach every dialect (SPEC §24's fuzz pass), which
+ * also check that every dialect of {@link allDialects} is reached.
+ */
+export function everyRoute(): readonly (Route & { readonly path: string })[] {
+  const paths = [...Object.keys(table), ...patterns.flatMap((pattern) => pattern.examples ?? [])]
+  return paths.map((path) => {
+    const route = findRoute(path)
+    if (!route) throw new Error(`dialects.ts: the example path ${path} finds no route`)
+    return { ...route, path }
+  })
+}

@@ -7,7 +7,8 @@
  */
 import { modelInfoOf } from '../config.js'
 import type { CacheBlock, CachePrompt } from '../llm/prompt-cache.js'
-import { countWith, prepareTokenCounter, tokenCounterFor, type TokenCounter } from '../llm/tokens.js'
+import { SLICED_FROM, countWith, countWithTurns, prepareTokenCounter, tokenCounterFor, type TokenCounter } from '../llm/tokens.js'
+import { LoopSlices } from '../internal/scheduling.js'
 import type { ModelRequest } from '../llm/types.js'
 import { neutralLayout, type PromptLayout, type PromptTerms } from './prompt-layout.js'
 
@@ -60,15 +61,22 @@ export async function countPrompt(mode: TokenMode, dialect: CountingDialect, jso
   const roleTokens = (role: string): number => countWith(counter, role)
   const terms = dialect.prompt ?? NEUTRAL
   const layout = terms.layout(json, request, roleTokens)
-  const blocks: CacheBlock[] = layout.blocks.map((block) => {
-    const tokens = (block.fixedTokens ?? countWith(counter, block.text)) + (block.overhead ?? 0)
-    const laid: CacheBlock = { where: block.where, text: block.text, tokens }
+  // A prompt of megabytes takes the tokenizer seconds: counted in slices, with turns of the
+  // event loop between them, so no other request waits that long (SPEC §24).
+  const slices = new LoopSlices()
+  const turn = (): Promise<void> | undefined => slices.turn()
+  const blocks: CacheBlock[] = []
+  for (const block of layout.blocks) {
+    const counted = block.fixedTokens ?? (block.text.length >= SLICED_FROM ? await countWithTurns(counter, block.text, turn) : countWith(counter, block.text))
+    const laid: CacheBlock = { where: block.where, text: block.text, tokens: counted + (block.overhead ?? 0) }
     if (block.ttl) {
       laid.breakpointMs = TTL_MS[block.ttl]
       if (block.ttl === '1h') laid.longTtl = true
     }
-    return laid
-  })
+    blocks.push(laid)
+    const pause = turn()
+    if (pause) await pause
+  }
   let input = layout.extraTokens
   for (const block of blocks) input += block.tokens
   const prompt = layout.cache === 'none' ? undefined : cachePrompt(terms, model, layout, blocks, counter)

@@ -27,8 +27,16 @@ export const azureProvider: WireProvider = {
   name: 'Azure OpenAI',
   dialects: Object.values(azure).flatMap((entry) => [entry.versioned, entry.dated]),
   patterns: [
-    { path: AZURE_DEPLOYMENT_PATH, route: (match) => azureRoute(match[2], false) },
-    { path: AZURE_OPENAI_PATH, route: (match) => azureRoute(match[2], match[1] !== undefined) },
+    {
+      path: AZURE_DEPLOYMENT_PATH,
+      route: (match) => azureRoute(match[2], false),
+      examples: ['/openai/deployments/d/chat/completions', '/openai/deployments/d/embeddings', '/openai/deployments/d/responses'],
+    },
+    {
+      path: AZURE_OPENAI_PATH,
+      route: (match) => azureRoute(match[2], match[1] !== undefined),
+      examples: ['/openai/v1/chat/completions', '/openai/v1/responses', '/openai/v1/embeddings', '/openai/v1/models', '/openai/models'],
+    },
   ],
   unknownPath: (path) => (path.startsWith('/openai/') ? azure['chat/completions'].dated : undefined),
   hosts: [{ host: '*.openai.azure.com' }, { host: '*.cognitiveservices.azure.com' }, { host: '*.services.ai.azure.com' }],

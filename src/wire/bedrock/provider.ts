@@ -20,7 +20,16 @@ function bedrockDialect(operation: string, modelId: string): WireDialect {
 export const bedrockProvider: WireProvider = {
   name: 'Bedrock',
   dialects: [bedrockConverse, bedrockInvoke, bedrockEmbed, bedrockCountTokens],
-  patterns: [{ path: BEDROCK_MODEL_PATH, route: (match) => ({ method: 'POST', dialect: bedrockDialect(match[2], decodeSegment(match[1])) }) }],
+  patterns: [
+    {
+      path: BEDROCK_MODEL_PATH,
+      route: (match) => ({ method: 'POST', dialect: bedrockDialect(match[2], decodeSegment(match[1])) }),
+      examples: [
+        ...['converse', 'converse-stream', 'invoke', 'invoke-with-response-stream', 'count-tokens'].map((operation) => `/model/anthropic.claude-3-haiku/${operation}`),
+        '/model/amazon.titan-embed-text-v2:0/invoke',
+      ],
+    },
+  ],
   unknownPath: (path) => (path.startsWith('/model/') ? bedrockConverse : undefined),
   hosts: [{ host: 'bedrock-runtime.*.amazonaws.com' }, { host: 'bedrock-runtime-fips.*.amazonaws.com' }, { host: 'bedrock-runtime.*.amazonaws.com.cn' }],
   env: (url) => ({

@@ -17,8 +17,9 @@ export const geminiProvider: WireProvider = {
         if (match[2] === 'embedContent' || match[2] === 'batchEmbedContents') return { method: 'POST', dialect: geminiEmbed }
         return { method: 'POST', dialect: geminiGenerate }
       },
+      examples: ['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents'].map((method) => `/v1beta/models/gemini-2.5-flash:${method}`),
     },
-    { path: GEMINI_MODELS_ROUTE, route: () => ({ method: 'GET', dialect: geminiModels }) },
+    { path: GEMINI_MODELS_ROUTE, route: () => ({ method: 'GET', dialect: geminiModels }), examples: ['/v1beta/models'] },
   ],
   unknownPath: (path) => (path.startsWith('/v1beta/') ? geminiGenerate : undefined),
   hosts: [{ host: 'generativelanguage.googleapis.com' }],

@@ -32,6 +32,8 @@ export function responsesLayout(json: Record<string, unknown>, roleTokens: (role
       else if (item.type === 'function_call_output') own.push({ where: `input[${i}].output`, text: textOfValue(item.output ?? '') })
       else if (item.type === 'reasoning') own.push({ where: `input[${i}]`, text: textOfValue(item.summary ?? '') })
       else own.push({ where: `input[${i}]`, text: textOfValue(item) })
+      // An empty `content: []` lays out no text, but the message is still framed (found by the fuzz pass).
+      if (own.length === 0) own.push({ where: `input[${i}]`, text: '' })
       const role = typeof item.role === 'string' ? item.role : 'user'
       own[0]!.overhead = MESSAGE_FRAMING + roleTokens(role)
       blocks.push(...own)

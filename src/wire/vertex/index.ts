@@ -27,6 +27,11 @@ export const vertexRoute = {
     if (publisher === 'anthropic' && VERTEX_ANTHROPIC_METHODS.has(method)) return { method: 'POST', dialect: anthropicOnVertex }
     return undefined
   },
+  examples: [
+    '/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent',
+    '/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:countTokens',
+    '/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4:rawPredict',
+  ],
 }
 
 /** Vertex AI: Gemini and Anthropic models under `/v1/projects/{p}/locations/{l}/publishers/…`. */
