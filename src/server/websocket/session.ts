@@ -5,6 +5,7 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { RawData, WebSocket } from 'ws'
 import type { ProxyState } from '../handle-request.js'
 import { forwardableHeaders, readIdentity } from '../../gateway/identity.js'
@@ -45,6 +46,15 @@ export abstract class Session {
   /** The book of the proxy or lane serving it (records, planned transcripts). */
   protected readonly sessionBook: SessionBook
   #closed = false
+  /** The bytes of the client message being handled (see {@link eventBytes}). */
+  #bytes: Buffer | undefined
+  /** The connection's socket, corked while a burst of events is being sent (see {@link send}). */
+  readonly #socket: Duplex | undefined
+  #corked = false
+  readonly #uncork = (): void => {
+    this.#corked = false
+    this.#socket!.uncork()
+  }
 
   constructor(
     context: SessionContext,
@@ -52,6 +62,8 @@ export abstract class Session {
   ) {
     const { ws, state, book, req } = context
     this.ws = ws
+    // `ws` keeps its socket here (no public accessor); without it events are sent one write each.
+    this.#socket = (ws as unknown as { _socket?: Duplex })._socket
     this.state = state
     this.sessionBook = book
     this.identity = readIdentity(req.headers)
@@ -80,6 +92,16 @@ export abstract class Session {
     return this.#closed
   }
 
+  /**
+   * The bytes of the client event being handled, as a copy of their own (the message may be a
+   * view into a larger read): a record's body, so that it need not be serialised again.
+   */
+  protected eventBytes(): Uint8Array | undefined {
+    const bytes = this.#bytes
+    if (!bytes) return undefined
+    return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes)
+  }
+
   /** Handles one parsed client event. */
   protected abstract onEvent(event: Record<string, unknown>): void
 
@@ -102,6 +124,13 @@ export abstract class Session {
   send(event: string | object): Promise<void> | undefined {
     if (this.#closed || this.ws.readyState !== OPEN) return undefined
     const text = typeof event === 'string' ? event : JSON.stringify(event)
+    // The events sent in one turn of the event loop (an answer's burst) leave in one write, as
+    // Node's HTTP server corks a response's head and body, rather than one system call each.
+    if (!this.#corked && this.#socket) {
+      this.#corked = true
+      this.#socket.cork()
+      process.nextTick(this.#uncork)
+    }
     if (this.ws.bufferedAmount <= HIGH_WATER_BYTES) {
       this.ws.send(text)
       if (this.ws.bufferedAmount <= HIGH_WATER_BYTES) return undefined
@@ -149,11 +178,14 @@ export abstract class Session {
       return this.sendFault({ code: 'invalid_json', message: 'The server failed to parse the event: an event must be a JSON object.' })
     }
     this.sessionBook.keep(this.record, event as Record<string, unknown>)
+    this.#bytes = bytes
     try {
       this.onEvent(event as Record<string, unknown>)
     } catch (error) {
       // A bug of the fake itself: the client hears it in the API's words, and the session lives on.
       this.sendFault({ code: 'server_error', message: `[agent-doubles] FakeProxy failed on this event (a bug of agent-doubles): ${error instanceof Error ? error.message : String(error)}` })
+    } finally {
+      this.#bytes = undefined
     }
   }
 
