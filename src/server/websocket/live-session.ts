@@ -149,7 +149,7 @@ export class LiveSession extends Session {
       this.#room = undefined
       return waiting
     }
-    pumpTurn(brainFor(this.state, this.identity), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', cancel: active.cancel, room })
+    pumpTurn(brainFor(this.state, this.identity), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', cancel: active.cancel, room, maxDeltaChars: setup.audio ? 100 : undefined })
       .then(() => {
         // What the model said stays in the conversation, answered or cut.
         if (encoder.parts.length > 0) this.#contents.push({ role: 'model', parts: encoder.parts })

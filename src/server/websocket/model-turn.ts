@@ -20,6 +20,7 @@ import type { Dialect, FakeRequest, Identity } from '../types.js'
 import type { WireIdKind } from '../../wire/wire-ids.js'
 import { toolCallIdRenamer } from '../../wire/tool-call-ids.js'
 import { utf8Bytes } from '../../internal/bytes.js'
+import { loopShare } from './loop-share.js'
 
 /** Why a turn was not answered, in words a wire's `error` event carries. */
 export interface TurnFailure {
@@ -107,6 +108,11 @@ export interface PumpOptions {
   cancel: TurnCancel
   /** A promise while the client has fallen behind: waited for before the next event. */
   room(): Promise<void> | undefined
+  /**
+   * Text deltas longer than this many characters are passed in pieces of it, with a wait for
+   * room between them: set where text becomes speech, whose bytes grow a hundredfold.
+   */
+  maxDeltaChars?: number
 }
 
 /**
@@ -126,7 +132,12 @@ export async function pumpTurn(brain: LLM, request: ModelRequest, options: PumpO
     const all = await stream[eventsAtOnce]()
     const events = new BrainEvents(options.encode, { model: request.model, rename, record: options.record, endsWithFinish: true })
     for (let step = all.next(); !step.done; step = all.next()) {
-      if (cancel.cancelled || !events.pass(step.value)) return void all.return?.()
+      const event = step.value
+      if (options.maxDeltaChars !== undefined && event.type === 'text-delta' && event.text.length > options.maxDeltaChars) {
+        if (!(await passInPieces(event.text, options.maxDeltaChars, events, options))) return void all.return?.()
+        continue
+      }
+      if (cancel.cancelled || !events.pass(event)) return void all.return?.()
       const room = options.room()
       if (room) await room
     }
@@ -135,11 +146,33 @@ export async function pumpTurn(brain: LLM, request: ModelRequest, options: PumpO
   }
   const events = new BrainEvents(options.encode, { model: request.model, rename, record: options.record })
   for await (const event of stream) {
+    if (options.maxDeltaChars !== undefined && event.type === 'text-delta' && event.text.length > options.maxDeltaChars) {
+      if (!(await passInPieces(event.text, options.maxDeltaChars, events, options))) return
+      continue
+    }
     if (cancel.cancelled || !events.pass(event)) return
     const room = options.room()
     if (room) await room
   }
   if (!cancel.cancelled) events.end()
+}
+
+/** Passes a long text delta in pieces of `size` characters, waiting for room between them; `false` once the turn is over. */
+async function passInPieces(text: string, size: number, events: BrainEvents, options: PumpOptions): Promise<boolean> {
+  for (let at = 0; at < text.length; at += size) {
+    // A surrogate pair is never split.
+    let end = Math.min(at + size, text.length)
+    const last = text.charCodeAt(end - 1)
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++
+    if (options.cancel.cancelled || !events.pass({ type: 'text-delta', text: text.slice(at, end) })) return false
+    at = end - size
+    const room = options.room()
+    if (room) await room
+    // A client that reads as fast as this writes could take the whole answer in one turn of the
+    // event loop: past the WebSocket slice of this turn, the rest waits for the next.
+    if (!loopShare.admit()) await loopShare.later()
+  }
+  return true
 }
 
 const keepId = (id: string): string => id

@@ -39,6 +39,9 @@ const CLIENT_EVENTS = [
   'response.cancel',
 ]
 
+/** Characters of a text delta spoken at once (a second of speech) before the client's room is checked again. */
+const SPOKEN_DELTA_CHARS = 100
+
 /** The model a connection opened without `?model=` gets. */
 const DEFAULT_MODEL = 'gpt-realtime'
 
@@ -294,7 +297,7 @@ export class RealtimeSession extends Session {
       this.#room = undefined
       return waiting
     }
-    pumpTurn(brainFor(this.state, this.identity), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', cancel: active.cancel, room })
+    pumpTurn(brainFor(this.state, this.identity), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', cancel: active.cancel, room, maxDeltaChars: modalities.includes('audio') ? SPOKEN_DELTA_CHARS : undefined })
       .catch((error: unknown) => {
         if (!active.cancel.cancelled && !this.closed) this.#fail(encoder, turnFailureOf(error), eventId)
       })
@@ -326,6 +329,7 @@ export class RealtimeSession extends Session {
     if (active.encoder.ended) return
     active.record.response = active.encoder.said()
     active.record.cancelled = reason
+    if (reason === 'disconnected') active.encoder.halt()
   }
 
   #conversationId(): string {

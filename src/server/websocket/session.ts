@@ -11,6 +11,7 @@ import type { ProxyState } from '../handle-request.js'
 import { forwardableHeaders, readIdentity } from '../../gateway/identity.js'
 import type { Identity } from '../types.js'
 import { HIGH_WATER_BYTES, MAX_BUFFERED_BYTES } from './bounds.js'
+import { loopShare, type Deferred } from './loop-share.js'
 import type { SessionBook, WebSocketSession, WebSocketTransport } from './session-book.js'
 
 /** What a session is opened with. */
@@ -48,6 +49,18 @@ export abstract class Session {
   #closed = false
   /** The bytes of the client message being handled (see {@link eventBytes}). */
   #bytes: Buffer | undefined
+  /** Client messages put off to a later turn of the event loop (see loop-share.ts), oldest first. */
+  #inbox: Array<{ data: RawData; isBinary: boolean }> | undefined
+  /** Handles the oldest message of the inbox; `true` once it is empty (the socket is read again). */
+  readonly #nextInInbox: Deferred = () => {
+    const inbox = this.#inbox
+    const message = inbox?.shift()
+    if (message && !this.#closed) this.#receive(message.data, message.isBinary)
+    if (inbox && inbox.length > 0 && !this.#closed) return false
+    this.#inbox = undefined
+    if (!this.#closed) this.ws.resume()
+    return true
+  }
   /** The connection's socket, corked while a burst of events is being sent (see {@link send}). */
   readonly #socket: Duplex | undefined
   #corked = false
@@ -81,7 +94,7 @@ export abstract class Session {
     }
     book.records.push(this.record)
     book.live.add(this)
-    ws.on('message', (data, isBinary) => this.#receive(data, isBinary))
+    ws.on('message', (data, isBinary) => this.#arrive(data, isBinary))
     ws.on('close', (code) => this.#ended(code))
     // A socket error is followed by `close`; it must not become an unhandled 'error' event.
     ws.on('error', () => {})
@@ -158,6 +171,22 @@ export abstract class Session {
     this.#ended(1006)
   }
 
+  /**
+   * A client message: handled now while this turn of the event loop has room, else kept (the
+   * socket paused, so no more is read) until a later turn, behind the messages already kept.
+   */
+  #arrive(data: RawData, isBinary: boolean): void {
+    if (this.#closed) return
+    if (this.#inbox) {
+      this.#inbox.push({ data, isBinary })
+      return
+    }
+    if (loopShare.admit()) return this.#receive(data, isBinary)
+    this.#inbox = [{ data, isBinary }]
+    this.ws.pause()
+    loopShare.defer(this.#nextInInbox)
+  }
+
   #receive(data: RawData, isBinary: boolean): void {
     if (this.#closed) return
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)
@@ -192,6 +221,10 @@ export abstract class Session {
   #ended(code: number): void {
     if (this.#closed) return
     this.#closed = true
+    if (this.#inbox) {
+      loopShare.forget(this.#nextInInbox)
+      this.#inbox = undefined
+    }
     this.record.open = false
     this.record.closeCode = code
     this.sessionBook.live.delete(this)

@@ -13,6 +13,7 @@ import { inputErrorBody } from '../../wire/dialect.js'
 import type { ProxyState } from '../handle-request.js'
 import { errorStyleFor } from '../../wire/dialects.js'
 import { MAX_MESSAGE_BYTES } from './bounds.js'
+import { loopShare, type Deferred } from './loop-share.js'
 import { sessionBookOf, type WebSocketTransport } from './session-book.js'
 import type { Session, SessionContext } from './session.js'
 
@@ -34,6 +35,8 @@ export class WebSocketHub {
   readonly #server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false })
   readonly #factories: Readonly<Record<WebSocketTransport, SessionFactory>>
   readonly #live = new Set<Session>()
+  /** Upgrades put off to a later turn of the event loop (see loop-share.ts). */
+  readonly #deferred = new Map<Deferred, Duplex>()
 
   constructor(factories: Readonly<Record<WebSocketTransport, SessionFactory>>) {
     this.#factories = factories
@@ -52,6 +55,20 @@ export class WebSocketHub {
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
       return refuseUpgrade(socket, 426, path, `[agent-doubles] FakeProxy: ${path} upgrades to websocket only, not ${JSON.stringify(req.headers.upgrade ?? '')}`)
     }
+    if (!loopShare.admit()) {
+      // Many at once: the handshake waits for a later turn (a socket gone by then is let go).
+      const work: Deferred = () => {
+        this.#deferred.delete(work)
+        this.#open(req, socket, head, state, transport, path, url, query)
+        return true
+      }
+      this.#deferred.set(work, socket)
+      return loopShare.defer(work)
+    }
+    this.#open(req, socket, head, state, transport, path, url, query)
+  }
+
+  #open(req: IncomingMessage, socket: Duplex, head: Buffer, state: ProxyState, transport: WebSocketTransport, path: string, url: string, query: number): void {
     this.#server.handleUpgrade(req, socket, head, (ws) => {
       const book = sessionBookOf(state)
       const context: SessionContext = { ws, state, book, req, path, query: new URLSearchParams(query === -1 ? '' : url.slice(query + 1)) }
@@ -63,6 +80,11 @@ export class WebSocketHub {
 
   /** Ends every open session at once (the server is closing and destroys the sockets too). */
   close(): void {
+    for (const [work, socket] of this.#deferred) {
+      loopShare.forget(work)
+      socket.destroy()
+    }
+    this.#deferred.clear()
     for (const session of this.#live) session.drop()
     this.#live.clear()
   }

@@ -55,6 +55,9 @@ interface OpenMessage {
   at: string
 }
 
+/** Characters of text whose speech one `response.output_audio.delta` carries: a second (10 ms a character). */
+const CHARACTERS_PER_AUDIO_DELTA = 100
+
 /** The content part of a message being spoken or written, as `response.content_part.added` shows it. */
 const EMPTY_AUDIO_PART = '{"type":"output_audio","transcript":""}'
 const EMPTY_TEXT_PART = '{"type":"output_text","text":""}'
@@ -98,6 +101,11 @@ export class RealtimeResponseEncoder {
     else if (event.type === 'tool-call') this.#toolCall(event.id, event.name, event.args)
     else if (event.type === 'finish') this.#finish(event.response)
     // Reasoning is not spoken or shown by the Realtime API.
+  }
+
+  /** Stops the response without a word more (its connection is gone). */
+  halt(): void {
+    this.#ended = true
   }
 
   /** Ends the response now: `cancelled`, or `failed` with the error (after an `error` event the caller sends). */
@@ -154,7 +162,12 @@ export class RealtimeResponseEncoder {
     open.text += text
     const delta = JSON.stringify(text)
     if (this.#audio) {
-      this.#send('response.output_audio.delta', `${open.at},"delta":"${speechFor(text).toString('base64')}"`)
+      // At most a second of speech a delta, as the API streams it: a long text is many deltas,
+      // never one frame of megabytes, and a connection dropped meanwhile stops the rest.
+      for (let at = 0; at < text.length && !this.#ended; at += CHARACTERS_PER_AUDIO_DELTA) {
+        this.#send('response.output_audio.delta', `${open.at},"delta":"${speechFor(text.slice(at, at + CHARACTERS_PER_AUDIO_DELTA)).toString('base64')}"`)
+      }
+      if (this.#ended) return
       this.#send('response.output_audio_transcript.delta', `${open.at},"delta":${delta}`)
     } else {
       this.#send('response.output_text.delta', `${open.at},"delta":${delta}`)
