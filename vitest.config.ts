@@ -1,34 +1,8 @@
 import { defineConfig } from 'vitest/config'
 
-/**
- * Files that spawn child test runs or CLIs, or push thousands of requests: the whole matrix
- * (`npm run test:all`) runs them through vitest.slow.config.ts; the quick loop (`npm test`) leaves
- * them out.
- */
-export const slowTests = [
-  'test/authoring/record-replay.test.ts',
-  'test/authoring/failure-context.test.ts',
-  'test/authoring/snapshot-stability.test.ts',
-  'test/proxy/hostile/fuzz.test.ts',
-  'test/proxy/stream-resources.test.ts',
-  'test/agent/memory.test.ts',
-  'test/cli/cli.test.ts',
-  'test/cli/mcp.test.ts',
-  'test/cli/commands.test.ts',
-  'test/cli/parent.test.ts',
-  'test/proxy/hostile/findings.test.ts',
-  // Agent runtimes run for real (SPEC §17): each run starts a CLI or binary.
-  'test/runtimes/*.test.ts',
-  'test/chaos/determinism.test.ts',
-  'test/chaos/failure-seed.test.ts',
-]
+import { isolatedTests, slowTests } from './test/suites.js'
 
-/**
- * Files that need a fresh module graph each: they check what the registry, the setup entry or the
- * network guard hold when the file starts, so another file's leftovers in a shared worker would
- * change their answer.
- */
-export const isolatedTests = ['test/fixtures/**/*.test.ts', 'test/guard/vitest-*.test.ts']
+export { isolatedTests, slowTests }
 
 const exclude = ['test/matrix/**', 'test/types/**', 'test/jest/**', 'test/e2e/**', 'test/browser/**', '**/node_modules/**', ...slowTests]
 

@@ -9,7 +9,9 @@
  * beside it. Memory figures come from child processes with `--expose-gc`.
  *
  * `npm run bench` (about 4 minutes); `npm run bench -- --quick` (about a minute, noisier);
- * BENCH_ONLY=agent|llm|proxy|tokens|in-process|realtime|memory|fixtures runs one family; BENCH_TIME_MS and BENCH_ROUNDS
+ * BENCH_ONLY=agent|llm|proxy|wire|tokens|in-process|realtime|memory|fixtures runs one family (`wire`: the JSON
+ * and stream round trips against the floor and aimock); BENCH_REPEAT=10 runs the selection ten
+ * times over and ends with how many runs met each target (SPEC §23's series); BENCH_TIME_MS and BENCH_ROUNDS
  * set the effort, BENCH_WARMUP_MS how long each case runs alone first (V8 needs a few thousand
  * requests to optimise FakeProxy: 8000 measures the steady state).
  */
@@ -64,6 +66,7 @@ const warmup = Number(process.env.BENCH_WARMUP_MS ?? (quick ? 100 : 200))
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 5))
 const families: Record<string, Array<BenchGroup | FigureGroup>> = {
   proxy: [...proxyGroups, ...laneGroups, ...tokenGroups],
+  wire: proxyGroups,
   tokens: tokenGroups,
   'in-process': inProcessGroups,
   llm: llmGroups,
@@ -74,7 +77,10 @@ const families: Record<string, Array<BenchGroup | FigureGroup>> = {
 }
 const only = process.env.BENCH_ONLY
 if (only && !families[only]) throw new TypeError(`BENCH_ONLY must be one of ${Object.keys(families).join(', ')}, got ${JSON.stringify(only)}`)
-const selected = only ? families[only] : Object.values(families).flat()
+// A family listed inside another (`wire` in `proxy`, `tokens` in `proxy`) runs once in a whole run.
+const selected = only ? families[only] : [...new Set(Object.values(families).flat())]
+const repeat = Number(process.env.BENCH_REPEAT ?? 1)
+if (!Number.isInteger(repeat) || repeat < 1) throw new TypeError(`BENCH_REPEAT must be a whole number of runs, at least 1, got ${JSON.stringify(process.env.BENCH_REPEAT)}`)
 
 /** Every target this run judged, for the summary at the end. */
 const judged: Array<{ what: string; ok: boolean; reading: string }> = []
@@ -144,13 +150,26 @@ async function runFigures(group: FigureGroup): Promise<void> {
   }
 }
 
-console.log(`agent-doubles bench: Node ${process.version}, ${rounds} rounds × ${time} ms per case${quick ? ' (quick)' : ''}`)
+console.log(`agent-doubles bench: Node ${process.version}, ${rounds} rounds × ${time} ms per case${quick ? ' (quick)' : ''}${repeat > 1 ? `, ${repeat} runs` : ''}`)
 console.log('µs = CPU time per operation (client and server in this process); × = its ratio to the group\'s baseline, median of the rounds')
-for (const group of selected) {
-  if ('measure' in group) await runFigures(group)
-  else await runGroup(group)
+/** Each target's readings, run by run, for the series summary. */
+const series = new Map<string, Array<{ ok: boolean; reading: string }>>()
+for (let run = 1; run <= repeat; run++) {
+  if (repeat > 1) console.log(`\n— run ${run} of ${repeat} —`)
+  judged.length = 0
+  for (const group of selected) {
+    if ('measure' in group) await runFigures(group)
+    else await runGroup(group)
+  }
+  const missed = judged.filter((target) => !target.ok)
+  console.log(`\nTargets: ${judged.length - missed.length} of ${judged.length} met in this run${missed.length ? '; missed:' : ''}`)
+  for (const { what, reading } of missed) console.log(`  ${what} — ${reading}`)
+  for (const { what, ok, reading } of judged) series.set(what, [...(series.get(what) ?? []), { ok, reading }])
 }
-
-const missed = judged.filter((target) => !target.ok)
-console.log(`\nTargets: ${judged.length - missed.length} of ${judged.length} met in this run${missed.length ? '; missed:' : ''}`)
-for (const { what, reading } of missed) console.log(`  ${what} — ${reading}`)
+if (repeat > 1) {
+  console.log(`\nSeries of ${repeat} runs: how many met each target`)
+  for (const [what, readings] of series) {
+    const met = readings.filter((r) => r.ok).length
+    console.log(`  ${met} of ${readings.length}  ${what}\n      ${readings.map((r) => r.reading.replace(/ \(.*\)$/, '')).join(', ')}`)
+  }
+}

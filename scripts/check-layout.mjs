@@ -6,13 +6,15 @@ const root = resolve(process.argv[2] ?? 'src')
 const files = []
 ;(function walk(d) { for (const n of readdirSync(d)) { const p = join(d, n); statSync(p).isDirectory() ? walk(p) : /\.ts$/.test(n) && files.push(p) } })(root)
 const edges = new Map()
+const inside = new Set(files)
 const re = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g
 for (const f of files) {
   const out = new Set()
   for (const m of readFileSync(f, 'utf8').matchAll(re)) {
     const b = resolve(dirname(f), m[1])
     const t = [b.replace(/\.js$/, '.ts'), b + '.ts', join(b, 'index.ts')].find((c) => existsSync(c) && statSync(c).isFile())
-    if (t) out.add(t)
+    // Only files under the root: an import leaving it (src/playwright.ts → ../matchers) is no circle of src.
+    if (t && inside.has(t)) out.add(t)
   }
   edges.set(f, out)
 }
@@ -24,7 +26,7 @@ function strong(v) {
     if (!idx.has(w)) { strong(w); low.set(v, Math.min(low.get(v), low.get(w))) }
     else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)))
   }
-  if (low.get(v) === idx.get(v)) { const c = []; let w; do { w = stack.pop(); on.delete(w); c.push(w) } while (w !== v); if (c.length > 1 || edges.get(v).has(v)) sccs.push(c) }
+  if (low.get(v) === idx.get(v)) { const c = []; let w; do { w = stack.pop(); on.delete(w); c.push(w) } while (w !== v); if (c.length > 1 || edges.get(v)?.has(v)) sccs.push(c) }
 }
 for (const f of files) if (!idx.has(f)) strong(f)
 console.log(`import circles (strongly connected groups) in ${relative(process.cwd(), root)}: ${sccs.length}`)

@@ -91,7 +91,7 @@ export { misbehave, misbehaviourKinds, isMisbehaviour } from './llm/misbehave.js
 export type { Misbehaviour, MisbehaviourKind, MisbehaveOptions } from './llm/misbehave.js'
 export { chaosKinds, defaultChaosKinds, chaosDecision } from './server/chaos.js'
 export type { ChaosConfig, ChaosKind, ChaosOptions, RequestFault } from './server/chaos.js'
-export type { MisbehavePlanOptions } from './server/fake-proxy.js'
+export type { MisbehavePlanOptions, LaneOptions } from './server/fake-proxy.js'
 export type { PacingOptions } from './server/pacing.js'
 export type { RateLimitOptions } from './server/rate-limit.js'
 export { FakeMcpServer, fakeMcpServer } from './mcp/index.js'

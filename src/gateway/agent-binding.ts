@@ -9,6 +9,7 @@ import { isProxyError } from './proxy-error.js'
 import { AGENT_NAME, IDENTITY_HEADERS } from './identity.js'
 import { failedAnswerOf } from './local-api-failure.js'
 import { refusalAnswer } from './refusal-answer.js'
+import { withRequestId } from '../wire/anthropic-messages/errors.js'
 import type { AgentDefinition } from '../server/types.js'
 
 /**
@@ -85,7 +86,7 @@ function registrationFailure(err: unknown, url: string): Response {
   if (isProxyError(err)) {
     const style = new URL(url).pathname.endsWith('/messages') ? 'anthropic' : 'openai'
     const refusal = refusalAnswer(err.code, style, { message: err.message, hint: err.hint })
-    return new Response(JSON.stringify(refusal.body), { status: err.status, headers: refusal.headers })
+    return new Response(JSON.stringify(style === 'anthropic' ? withRequestId(refusal.body) : refusal.body), { status: err.status, headers: refusal.headers })
   }
   return new Response(answer.text, { status: answer.status, headers: answer.headers })
 }

@@ -18,6 +18,7 @@ import { hookNodeHttp2 } from '../routing/node-http2.js'
 import { isProviderHost, normalHost } from './provider-hosts.js'
 import { ALLOW_REAL_ENV, guardAnswer, realModelCallError } from './real-model-call.js'
 import { noTargetReason } from './route-reason.js'
+import { activeProxyUrl } from './active-proxy.js'
 
 /** Options of {@link installNetworkGuard}. */
 export interface NetworkGuardOptions {
@@ -38,6 +39,8 @@ export interface NetworkGuardOptions {
 interface Install {
   route?: (url: URL) => string | undefined
   allow: ReadonlySet<string>
+  /** A refused call with no route to judge it is answered (421) rather than failed: the setup entries' guard. */
+  answers: boolean
 }
 
 interface GuardState {
@@ -118,7 +121,14 @@ function decide(url: URL, method: string): Decision {
   }
   // A route to a provider host is checked like any request: routing is no way around the guard.
   if (!mayLeave(state, target)) {
-    const routing = route !== undefined && target === url
+    if (route === undefined) {
+      // No route at all (a setup entry's guard, or the user's own): the test has no fake proxy
+      // routing provider calls. The setup entries answer so the SDK does not retry.
+      const answered = state.installs.some((install) => install.answers)
+      const error = realModelCallError({ method, url: target, routing: false, answered, activeProxy: activeProxyUrl() })
+      return answered ? refuseAnswering(error) : refuse(error)
+    }
+    const routing = target === url
     const noActiveProxy = routing && noTargetReason(route, url) === 'no-active-proxy'
     const error = realModelCallError({ method, url: target, routing: routing && !noActiveProxy, noActiveProxy })
     // No fake to reach in this test: answer (a 4xx no SDK retries) rather than fail the
@@ -150,6 +160,19 @@ export function installNetworkGuard(options: NetworkGuardOptions = {}): () => vo
     route: ['a function (url: URL) => string | undefined', is.function],
     allow: ['an array of hostnames', isHostList],
   })
+  return addInstall({ route: options.route, allow: new Set((options.allow ?? []).map(normalHost)), answers: false })
+}
+
+/**
+ * The setup entries' guard: {@link installNetworkGuard} with no route, whose refusals of calls no
+ * route judged are answered 421 (`x-should-retry: false`) rather than
+ * failed, so the SDKs do not retry a call that can only be refused again (SPEC §22). @internal
+ */
+export function installSetupGuard(): () => void {
+  return addInstall({ allow: new Set(), answers: true })
+}
+
+function addInstall(install: Install): () => void {
   let state = holder[KEY]
   if (!state) {
     // This realm's dispatcher serves its own copy of undici; the main realm's serves Node's fetch.
@@ -163,7 +186,6 @@ export function installNetworkGuard(options: NetworkGuardOptions = {}): () => vo
     state = { installs: [], unhook: () => unhooks.reverse().forEach((unhook) => unhook()) }
     holder[KEY] = state
   }
-  const install: Install = { route: options.route, allow: new Set((options.allow ?? []).map(normalHost)) }
   state.installs.push(install)
   const current = state
   let installed = true

@@ -3,46 +3,16 @@
  * `routeProvidersTo` maps each one onto a `FakeProxy`.
  * @module
  */
+import type { ProviderHost } from '../wire/dialect.js'
+import { providers } from '../wire/dialects.js'
 
 /**
- * One provider API. `openAiBase`: an OpenAI-compatible vendor's base paths, tried in order; the
- * matching one is replaced by the fake's `/v1`. Hosts without it keep their path (the fake
- * serves their own layout: OpenAI, Anthropic, Gemini, Azure, Bedrock).
+ * One provider API host, as its dialect folder declares it (src/wire/<provider>/provider.ts):
+ * the guard keeps no list of its own, so a new provider's hosts come with its folder.
  */
-interface ProviderApi {
-  readonly host: string
-  readonly openAiBase?: readonly string[]
-}
+type ProviderApi = ProviderHost
 
-const providerApis: readonly ProviderApi[] = [
-  { host: 'api.openai.com' },
-  { host: 'api.anthropic.com' },
-  { host: 'generativelanguage.googleapis.com' },
-  { host: 'aiplatform.googleapis.com' },
-  { host: '*-aiplatform.googleapis.com' },
-  // Vertex AI's multi-regional endpoints (`eu`, `us`).
-  { host: 'aiplatform.*.rep.googleapis.com' },
-  { host: '*.openai.azure.com' },
-  { host: '*.cognitiveservices.azure.com' },
-  { host: '*.services.ai.azure.com' },
-  { host: 'bedrock-runtime.*.amazonaws.com' },
-  { host: 'bedrock-runtime-fips.*.amazonaws.com' },
-  { host: 'bedrock-runtime.*.amazonaws.com.cn' },
-  { host: 'api.mistral.ai', openAiBase: ['/v1'] },
-  { host: 'codestral.mistral.ai', openAiBase: ['/v1'] },
-  { host: 'api.groq.com', openAiBase: ['/openai/v1'] },
-  // DeepSeek and Perplexity document a base URL without `/v1`.
-  { host: 'api.deepseek.com', openAiBase: ['/v1', ''] },
-  { host: 'api.x.ai', openAiBase: ['/v1'] },
-  { host: 'openrouter.ai', openAiBase: ['/api/v1'] },
-  { host: 'api.together.xyz', openAiBase: ['/v1'] },
-  { host: 'api.together.ai', openAiBase: ['/v1'] },
-  { host: 'api.fireworks.ai', openAiBase: ['/inference/v1'] },
-  { host: 'api.perplexity.ai', openAiBase: ['/v1', ''] },
-  // Cohere's own API (`/v2/chat`) is not served by the fake; its OpenAI-compatible one is.
-  { host: 'api.cohere.com', openAiBase: ['/compatibility/v1'] },
-  { host: 'api.cohere.ai', openAiBase: ['/compatibility/v1'] },
-]
+const providerApis: readonly ProviderApi[] = providers.flatMap((provider) => provider.hosts)
 
 /**
  * The API hosts of the known model providers. `*` stands for part of one DNS label (an Azure

@@ -29,6 +29,10 @@ export interface RefusedCall {
    * comes from a test without the fixture.
    */
   noActiveProxy?: boolean
+  /** No route judged the call, and the guard answers it with {@link guardAnswer} (the setup entries' guard). */
+  answered?: boolean
+  /** The URL of the fake proxy the running test uses, when one is marked active. */
+  activeProxy?: string
 }
 
 /**
@@ -38,13 +42,13 @@ export interface RefusedCall {
  * with it, and a `node:http` request emits it as its `'error'`. When no fake proxy is active
  * in the test, the guard answers with {@link guardAnswer} instead.
  */
-export function realModelCallError({ method, url, routing, noActiveProxy = false }: RefusedCall): Error & { code: string; method: string; url: string } {
+export function realModelCallError({ method, url, routing, noActiveProxy = false, answered = false, activeProxy }: RefusedCall): Error & { code: string; method: string; url: string } {
   const target = `${method} ${url.href}`
   const lines = [`${PREFIX} A real model was called: ${target}`]
   if (noActiveProxy) {
     lines.push(
       'No fake proxy is active in this test: this file routes provider calls to the fakeProxy fixture, but only while a test that uses the fixture runs, and this test does not use it.',
-      `The network guard of agent-doubles refused the call before anything was sent, and answered ${GUARD_ANSWER_STATUS} (x-should-retry: false) so the client does not retry.`,
+      refusedLine(true),
       'To get a fake proxy in this test:',
       '  - take the fixture: test(\'…\', async ({ fakeProxy }) => { fakeProxy.use(…); … }) — OPENAI_BASE_URL and ANTHROPIC_BASE_URL point at it while the test runs, and provider calls are routed to it;',
       '  - or start one yourself: const proxy = await new FakeProxy().start(), and pass proxy.url as the client\'s base URL (close it afterwards).',
@@ -55,6 +59,24 @@ export function realModelCallError({ method, url, routing, noActiveProxy = false
       `The route to the fake proxy (interceptProviders) has no target for ${url.host}${url.pathname}: the fake serves no such API.`,
       'Point this client at the fake yourself:',
       '  - pass the fake\'s URL as the client\'s base URL (fakeProxy.url, or the proxy useFakeProxy returned), in the path layout the fake serves (see "Dialects served").',
+    )
+  } else if (activeProxy !== undefined) {
+    lines.push(
+      `A fake proxy is active in this test (${activeProxy}), but this client does not point at it: it was built with its default base URL before the test pointed OPENAI_BASE_URL and ANTHROPIC_BASE_URL at the fake (at module level, say), or was given another one.`,
+      refusedLine(answered),
+      'Point the client at the fake:',
+      '  - build the client inside the test and pass it no baseURL (the environment points it at the fake);',
+      '  - or pass the fake\'s URL: new OpenAI({ baseURL: `${proxy.url}/v1` }), new Anthropic({ baseURL: proxy.url }), createOpenAI({ baseURL: `${proxy.url}/v1` });',
+      '  - or route clients that keep the default base URL to the fake: leave interceptProviders on (it is by default) in fakeProxyOptions or useFakeProxy().',
+    )
+  } else if (answered) {
+    lines.push(
+      'No fake proxy is active in this test: nothing in it points this client at a fake, or routes provider calls to one.',
+      refusedLine(true),
+      'To get a fake proxy in this test:',
+      '  - Vitest: import { test } from \'agent-doubles/vitest\' and take the fixture: test(\'…\', async ({ fakeProxy }) => { fakeProxy.use(…); … }) — OPENAI_BASE_URL and ANTHROPIC_BASE_URL point at it while the test runs, and provider calls are routed to it;',
+      '  - Jest: const proxy = useFakeProxy() (from \'agent-doubles/jest\') at the top of the file does the same for each of its tests;',
+      '  - or start one yourself: const proxy = await new FakeProxy().start(), and pass proxy.url as the client\'s base URL (close it afterwards).',
     )
   } else {
     lines.push(
@@ -70,6 +92,13 @@ export function realModelCallError({ method, url, routing, noActiveProxy = false
     `Docs: ${NETWORK_GUARD_DOCS}`,
   )
   return Object.assign(new Error(lines.join('\n')), { name: 'RealModelCallError', code: REAL_MODEL_CALL, method, url: url.href })
+}
+
+/** What the guard did with the call. */
+function refusedLine(answered: boolean): string {
+  return answered
+    ? `The network guard of agent-doubles refused the call before anything was sent, and answered ${GUARD_ANSWER_STATUS} (x-should-retry: false) so the client does not retry.`
+    : 'The network guard of agent-doubles refused it before anything was sent.'
 }
 
 /**

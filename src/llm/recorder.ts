@@ -8,6 +8,7 @@ import { dirname } from 'node:path'
 import type { LLM, ModelRequest, ModelResponse, Part, StreamEvent } from './types.js'
 import { argumentError, checkOptions } from '../internal/describe.js'
 import { requestSnapshot, serializeTurn } from './transcript.js'
+import { TimingsTaker, type TurnTimings } from './timings.js'
 import { fromAiContent, fromAiFinishReason, fromAiTokens, isAiLanguageModel, parseArgs, toModelRequest, type AiCallOptions } from './language-model.js'
 
 /** Anything with a `write(chunk)` method: a `fs.WriteStream`, a `PassThrough`, `process.stdout`. */
@@ -19,6 +20,13 @@ export interface WritableLike {
 export interface RecordOptions {
   /** Where transcript lines go: a file path (appended to; folders are created) or a writable stream (the caller closes it). */
   to: string | WritableLike
+  /**
+   * Keep each turn's timing on its line (`"timings": { "ttftMs", "chunkMs" }`, whole
+   * milliseconds): the time to the first delta and the gap before each later one, which a
+   * replay with `replaySpeed` paces by.
+   * @default false
+   */
+  timings?: boolean
 }
 
 /** An AI SDK language model of any specification version, as far as the recorder needs it. */
@@ -31,6 +39,9 @@ export interface AnyAiLanguageModel {
 }
 
 type WriteLine = (line: string) => void
+
+/** Starts timing one call, when the recorder keeps timings. */
+type StartTiming = () => TimingsTaker | undefined
 
 /**
  * Wraps `inner` so every call appends one `{"request", "response"}` line to `to`. The request
@@ -45,8 +56,9 @@ export function record<M extends AnyAiLanguageModel>(inner: M, options: RecordOp
 export function record<L extends LLM>(inner: L, options: RecordOptions): LLM
 export function record(inner: LLM | AnyAiLanguageModel, options: RecordOptions): LLM | AnyAiLanguageModel {
   const write = lineWriter(options)
-  if (isAiLanguageModel(inner)) return recordLanguageModel(inner as AnyAiLanguageModel, write)
-  if (isLLM(inner)) return recordLLM(inner, write)
+  const timing: StartTiming = options.timings ? () => new TimingsTaker() : () => undefined
+  if (isAiLanguageModel(inner)) return recordLanguageModel(inner as AnyAiLanguageModel, write, timing)
+  if (isLLM(inner)) return recordLLM(inner, write, timing)
   throw argumentError('record', 'inner', 'an LLM (generate, stream) or an AI SDK language model', inner)
 }
 
@@ -58,6 +70,7 @@ function isLLM(value: unknown): value is LLM {
 function lineWriter(options: RecordOptions): WriteLine {
   checkOptions('record', options, {
     to: ['a file path or a writable stream', (v) => typeof v === 'string' || typeof (v as WritableLike)?.write === 'function'],
+    timings: ['a boolean', (v) => typeof v === 'boolean'],
   })
   const to = options?.to
   if (to === undefined || to === '') throw argumentError('record', 'option to', 'a file path or a writable stream', to)
@@ -71,31 +84,34 @@ function lineWriter(options: RecordOptions): WriteLine {
   }
 }
 
-function recordLLM(inner: LLM, write: WriteLine): LLM {
+function recordLLM(inner: LLM, write: WriteLine, timing: StartTiming): LLM {
   const recorded: LLM = {
     async generate(req) {
       const snapshot = requestSnapshot(req)
+      const taker = timing()
       const response = await inner.generate(req)
-      write(serializeTurn(snapshot, response))
+      write(serializeTurn(snapshot, response, taker?.timings()))
       return response
     },
     stream(req, options) {
       const snapshot = requestSnapshot(req)
-      return recordStream(inner.stream(req, options), (response) => write(serializeTurn(snapshot, response)))
+      const taker = timing()
+      return recordStream(inner.stream(req, options), (response) => write(serializeTurn(snapshot, response, taker?.timings())), taker)
     },
   }
   const { session } = inner
-  if (session) recorded.session = (key) => recordLLM(session.call(inner, key), write)
+  if (session) recorded.session = (key) => recordLLM(session.call(inner, key), write, timing)
   return recorded
 }
 
-async function* recordStream(events: AsyncIterable<StreamEvent>, onEnd: (response: ModelResponse) => void): AsyncGenerator<StreamEvent> {
+async function* recordStream(events: AsyncIterable<StreamEvent>, onEnd: (response: ModelResponse) => void, taker?: TimingsTaker): AsyncGenerator<StreamEvent> {
   const iterator = events[Symbol.asyncIterator]()
   let response: ModelResponse | undefined
   let failed = false
   try {
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
       if (next.value.type === 'finish') response = next.value.response
+      else taker?.delta()
       yield next.value
     }
   } catch (error) {
@@ -107,6 +123,7 @@ async function* recordStream(events: AsyncIterable<StreamEvent>, onEnd: (respons
       try {
         for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
           if (next.value.type === 'finish') response = next.value.response
+          else taker?.delta()
         }
       } catch {
         failed = true
@@ -116,7 +133,7 @@ async function* recordStream(events: AsyncIterable<StreamEvent>, onEnd: (respons
   }
 }
 
-function recordLanguageModel(inner: AnyAiLanguageModel, write: WriteLine): AnyAiLanguageModel {
+function recordLanguageModel(inner: AnyAiLanguageModel, write: WriteLine, timing: StartTiming): AnyAiLanguageModel {
   const call = inner as unknown as {
     doGenerate(options: AiCallOptions): Promise<Record<string, unknown>>
     doStream(options: AiCallOptions): Promise<{ stream: ReadableStream<Record<string, unknown>> }>
@@ -131,25 +148,31 @@ function recordLanguageModel(inner: AnyAiLanguageModel, write: WriteLine): AnyAi
     },
     async doGenerate(options: AiCallOptions) {
       const snapshot = requestOf(options, false)
+      const taker = timing()
       const result = await call.doGenerate(options)
       const collector = new AiResponseCollector()
       for (const part of (result.content as Array<Record<string, unknown>>) ?? []) collector.add(part)
       collector.add({ type: 'finish', finishReason: result.finishReason, usage: result.usage })
       collector.add({ type: 'response-metadata', ...(result.response as object) })
-      write(serializeTurn(snapshot, collector.response()!))
+      write(serializeTurn(snapshot, collector.response()!, taker?.timings()))
       return result
     },
     async doStream(options: AiCallOptions) {
       const snapshot = requestOf(options, true)
+      const taker = timing()
       const result = await call.doStream(options)
-      return { ...result, stream: recordAiStream(result.stream, (response) => write(serializeTurn(snapshot, response))) }
+      return { ...result, stream: recordAiStream(result.stream, (response) => write(serializeTurn(snapshot, response, taker?.timings())), taker) }
     },
   } as AnyAiLanguageModel
 }
 
-function recordAiStream(stream: ReadableStream<Record<string, unknown>>, onEnd: (response: ModelResponse) => void): ReadableStream<Record<string, unknown>> {
+function recordAiStream(stream: ReadableStream<Record<string, unknown>>, onEnd: (response: ModelResponse) => void, taker?: TimingsTaker): ReadableStream<Record<string, unknown>> {
   const reader = stream.getReader()
   const collector = new AiResponseCollector()
+  const add = (part: Record<string, unknown>): void => {
+    if (AI_DELTAS.has(part.type as string)) taker?.delta()
+    collector.add(part)
+  }
   const end = (): void => {
     const response = collector.response()
     if (response) onEnd(response)
@@ -161,13 +184,13 @@ function recordAiStream(stream: ReadableStream<Record<string, unknown>>, onEnd: 
         end()
         return controller.close()
       }
-      collector.add(value)
+      add(value)
       controller.enqueue(value)
     },
     async cancel() {
       // The caller stopped reading early: read the rest, so the transcript holds the whole answer.
       try {
-        for (let next = await reader.read(); !next.done; next = await reader.read()) collector.add(next.value)
+        for (let next = await reader.read(); !next.done; next = await reader.read()) add(next.value)
         end()
       } catch {
         // A failed stream records nothing.
@@ -175,6 +198,9 @@ function recordAiStream(stream: ReadableStream<Record<string, unknown>>, onEnd: 
     },
   })
 }
+
+/** The AI SDK stream parts that are deltas, for timings. */
+const AI_DELTAS = new Set(['text-delta', 'reasoning-delta', 'tool-input-delta', 'tool-call'])
 
 /** Rebuilds a neutral response from AI SDK content and stream parts. */
 class AiResponseCollector {

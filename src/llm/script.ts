@@ -9,6 +9,7 @@ import { argumentError } from '../internal/describe.js'
 import { lastUserText } from './helpers.js'
 import { describeDraft, isError, parseReply, type Reply, type ReplyDraft } from './reply.js'
 import { strictMismatch } from './transcript.js'
+import { noteTimings } from './timings.js'
 
 /** A script function: gets the whole request, answers a {@link Reply} (or a promise of one). */
 export type ScriptFunction = (req: ModelRequest) => Reply | Promise<Reply>
@@ -129,6 +130,8 @@ export function transcriptSource(turns: TurnList, strict: boolean): TurnSource {
         if (mismatch) throw mismatch
       }
       cursor.position++
+      // Kept beside the answer for a replay with replaySpeed (SPEC §19).
+      if (turn.timings) noteTimings(turn.response, turn.timings)
       return turn.response
     },
     describeTurn: (index) => {

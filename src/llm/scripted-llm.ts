@@ -12,6 +12,7 @@ import { completeReply, isError } from './reply.js'
 import { compileScript, transcriptSource, type Cursor, type Script, type TurnSource } from './script.js'
 import { eachEvent, ImmediateStream, streamResponse, type Chunking, type Latency } from './stream-events.js'
 import { loadTranscript } from './transcript.js'
+import { checkReplaySpeed, noteTimings, replayPaced, replayWait, timingsOf } from './timings.js'
 import { isUsage, type UsageOption } from './usage.js'
 import { toLanguageModel, type AiLanguageModel } from './language-model.js'
 import { compileRule, noRuleMatched, readRules, type Rule, type RuleMatch, type RuleOptions } from './rules.js'
@@ -44,6 +45,15 @@ export interface TranscriptOptions extends ScriptedLLMOptions {
   strict?: boolean
   /** Give each `languageModel()` and each caller identity its own cursor from turn 0. @default false */
   perCall?: boolean
+  /**
+   * Pace streamed answers as they were recorded (a transcript recorded with `timings: true`,
+   * SPEC §19): `1` as recorded, `2` twice as fast, `0.5` half as fast; `0` or left out, at once.
+   * A JSON answer waits its recorded time. On the real clock, so fake timers do not stall it.
+   * @default instant
+   * @example
+   * const llm = await ScriptedLLM.fromTranscript('weather.jsonl', { replaySpeed: 1 })
+   */
+  replaySpeed?: number
 }
 
 /** What a ScriptedLLM declares about itself, for code that picks models by capability. */
@@ -61,7 +71,12 @@ const OPTION_CHECKS: Parameters<typeof checkOptions>[2] = {
   usage: ["'estimate' or { inputTokens, outputTokens }", (v) => v === 'estimate' || isUsage(v)],
   embed: ['a function (text, model) => number[]', (v) => typeof v === 'function'],
 }
-const TRANSCRIPT_CHECKS: Parameters<typeof checkOptions>[2] = { ...OPTION_CHECKS, strict: ['a boolean', is.boolean], perCall: ['a boolean', is.boolean] }
+const TRANSCRIPT_CHECKS: Parameters<typeof checkOptions>[2] = {
+  ...OPTION_CHECKS,
+  strict: ['a boolean', is.boolean],
+  perCall: ['a boolean', is.boolean],
+  replaySpeed: ['a non-negative number (1 = as recorded, 2 = twice as fast, 0 = instant)', is.nonNegativeNumber],
+}
 
 function isLatency(value: unknown): boolean {
   if (!is.object(value)) return false
@@ -81,6 +96,8 @@ interface Blueprint {
   options: ScriptedLLMOptions
   perCall: boolean
   rules: readonly Rule[]
+  /** A transcript's replay pace (SPEC §19), when it paces at all. */
+  replaySpeed?: number
 }
 let pendingBlueprint: Blueprint | undefined
 
@@ -103,6 +120,8 @@ export class ScriptedLLM implements LLM {
   readonly #source: TurnSource
   readonly #options: ScriptedLLMOptions
   readonly #perCall: boolean
+  /** How fast a timed transcript replays, when it is paced (SPEC §19). */
+  readonly #replaySpeed: number | undefined
   readonly #main: Cursor = { position: 0 }
   /** Every cursor handed out (perCall), so `reset()` rewinds them all. */
   readonly #cursors = new Set<Cursor>([this.#main])
@@ -123,7 +142,7 @@ export class ScriptedLLM implements LLM {
     const blueprint = pendingBlueprint
     pendingBlueprint = undefined
     if (blueprint) {
-      ;({ source: this.#source, options: this.#options, perCall: this.#perCall } = blueprint)
+      ;({ source: this.#source, options: this.#options, perCall: this.#perCall, replaySpeed: this.#replaySpeed } = blueprint)
       for (const rule of blueprint.rules) this.#addRule(rule)
     } else {
       // One object whose keys are all option names is options; given beside options, it is the script.
@@ -132,6 +151,7 @@ export class ScriptedLLM implements LLM {
       this.#source = compileScript(script)
       this.#options = { ...options }
       this.#perCall = false
+      this.#replaySpeed = undefined
     }
     const embed = this.#options.embed
     if (embed) this.embed = async (text, model) => checkedVector(await embed(text, model))
@@ -154,9 +174,10 @@ export class ScriptedLLM implements LLM {
       throw argumentError('ScriptedLLM.fromTranscript', 'pathOrText', 'a file path or transcript text', pathOrText)
     }
     checkOptions('ScriptedLLM.fromTranscript', options, TRANSCRIPT_CHECKS)
-    const { strict = false, perCall = false, ...rest } = options
+    const { strict = false, perCall = false, replaySpeed, ...rest } = options
+    checkReplaySpeed('ScriptedLLM.fromTranscript', replaySpeed)
     const turns = await loadTranscript(pathOrText)
-    return ScriptedLLM.#build({ source: transcriptSource(turns, strict), options: rest, perCall, rules: [] })
+    return ScriptedLLM.#build({ source: transcriptSource(turns, strict), options: rest, perCall, rules: [], replaySpeed: replaySpeed || undefined })
   }
 
   /**
@@ -242,7 +263,7 @@ export class ScriptedLLM implements LLM {
 
   /** A new double over the same script and options, with its own cursor from turn 0 and its own records. */
   fork(): ScriptedLLM {
-    return ScriptedLLM.#build({ source: this.#source, options: this.#options, perCall: this.#perCall, rules: this.#rules })
+    return ScriptedLLM.#build({ source: this.#source, options: this.#options, perCall: this.#perCall, rules: this.#rules, replaySpeed: this.#replaySpeed })
   }
 
   /**
@@ -328,7 +349,10 @@ export class ScriptedLLM implements LLM {
     if (waiting) await waiting
     try {
       const answer = this.#answer(req, cursor, index)
-      return answer instanceof Promise ? await answer : answer
+      const response = answer instanceof Promise ? await answer : answer
+      const timings = this.#replaySpeed ? timingsOf(response) : undefined
+      if (timings) await replayWait(timings, this.#replaySpeed!)
+      return response
     } finally {
       this.#release()
     }
@@ -336,7 +360,7 @@ export class ScriptedLLM implements LLM {
 
   #stream(req: ModelRequest, cursor: Cursor, options: StreamOptions = {}): AsyncIterableIterator<StreamEvent> {
     const { chunking = 'words', latency } = this.#options
-    if (latency?.firstChunkMs || latency?.chunkMs) return this.#delayedStream(req, cursor, options)
+    if (latency?.firstChunkMs || latency?.chunkMs || this.#replaySpeed) return this.#delayedStream(req, cursor, options)
     // No delays: every event is known once the answer is, so the proxy can take them all at once.
     const start = async (): Promise<Iterable<StreamEvent>> => {
       const response = await this.#acceptedAnswer(req, cursor, options)
@@ -348,7 +372,10 @@ export class ScriptedLLM implements LLM {
   async *#delayedStream(req: ModelRequest, cursor: Cursor, options: StreamOptions): AsyncGenerator<StreamEvent> {
     const response = await this.#acceptedAnswer(req, cursor, options)
     try {
-      yield* streamResponse(response, this.#options.chunking ?? 'words', this.#options.latency, options.signal)
+      const timings = this.#replaySpeed ? timingsOf(response) : undefined
+      const chunking = this.#options.chunking ?? 'words'
+      if (timings) yield* replayPaced(eachEvent(response, chunking), timings, this.#replaySpeed!, options.signal)
+      else yield* streamResponse(response, chunking, this.#options.latency, options.signal)
     } finally {
       this.#release()
     }
@@ -397,6 +424,8 @@ export class ScriptedLLM implements LLM {
     if (isError(draft)) throw draft
     const model = this.#options.model ?? (typeof req.model === 'string' && req.model !== '' ? req.model : 'mock')
     const response = completeReply(draft, { req, callNumber: index + 1, usage: this.#options.usage ?? 'estimate', model })
+    const timings = this.#replaySpeed ? timingsOf(draft as object) : undefined
+    if (timings) noteTimings(response, timings)
     // reset() between the call and its answer empties the records; then there is nothing to fill.
     // A handed-over request's answer goes to a maker that only encodes and keeps it: no copy.
     if (this.responses.length > index) this.responses[index] = isHandedOver(req) ? response : deepCopy(response)

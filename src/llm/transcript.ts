@@ -8,6 +8,7 @@ import type { Message, ModelRequest, ModelResponse } from './types.js'
 import { PREFIX, describeValue } from '../internal/describe.js'
 import { deepCopy } from './helpers.js'
 import { parseModelResponse, type ReplyDraft } from './reply.js'
+import { timingsProblem, type TurnTimings } from './timings.js'
 import { ProviderError, checkProviderError, type ProviderErrorName } from '../provider-errors.js'
 
 /** One recorded turn: what was asked, what was answered, and where it was written. */
@@ -17,6 +18,8 @@ export interface TranscriptTurn {
   response: ReplyDraft | ProviderError
   /** 1-based line of the transcript the turn was read from. */
   line: number
+  /** How the turn was timed, when it was recorded with `timings: true` (SPEC §19). */
+  timings?: TurnTimings
 }
 
 /** A parsed transcript. */
@@ -135,13 +138,16 @@ function parseLine(text: string, source: string, line: number): TranscriptTurn {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw fail(`a turn must be an object {"request": ..., "response": ...}, got ${describeValue(value)}`)
   }
-  const { request, response, providerError } = value as Record<string, unknown>
+  const { request, response, providerError, timings } = value as Record<string, unknown>
   if (request === undefined) throw fail('missing "request"')
   if (response === undefined && providerError === undefined) throw fail('missing "response"')
   const problem = requestProblem(request)
   if (problem) throw fail(`request${problem}`)
-  if (providerError !== undefined) return new RecordedTurn(request as ModelRequest, parseProviderError(providerError, fail), line)
-  return new RecordedTurn(request as ModelRequest, parseModelResponse(response, `${where}: response`), line)
+  const timingProblem = timings === undefined ? undefined : timingsProblem(timings)
+  if (timingProblem) throw fail(timingProblem)
+  const turnTimings = timings as TurnTimings | undefined
+  if (providerError !== undefined) return new RecordedTurn(request as ModelRequest, parseProviderError(providerError, fail), line, turnTimings)
+  return new RecordedTurn(request as ModelRequest, parseModelResponse(response, `${where}: response`), line, turnTimings)
 }
 
 /**
@@ -156,6 +162,7 @@ class RecordedTurn implements TranscriptTurn {
     request: ModelRequest,
     readonly response: ReplyDraft | ProviderError,
     readonly line: number,
+    readonly timings?: TurnTimings,
   ) {
     // A fresh flat string: a slice of the line would keep the whole file's text alive.
     this.#request = JSON.stringify(request)
@@ -206,9 +213,10 @@ export function requestSnapshot(req: ModelRequest): ModelRequest {
   return JSON.parse(JSON.stringify(deepCopy(picked))) as ModelRequest
 }
 
-/** One transcript line (with its newline) for a call. */
-export function serializeTurn(request: ModelRequest, response: ModelResponse): string {
-  return `${JSON.stringify({ request: requestSnapshot(request), response })}\n`
+/** One transcript line (with its newline) for a call, with its timings when they were taken. */
+export function serializeTurn(request: ModelRequest, response: ModelResponse, timings?: TurnTimings): string {
+  const turn = timings ? { request: requestSnapshot(request), response, timings } : { request: requestSnapshot(request), response }
+  return `${JSON.stringify(turn)}\n`
 }
 
 /**

@@ -177,6 +177,8 @@ interface LaneSeed {
   readonly test: boolean
   /** The key of the lane's chaos: its test's full name, else its name. */
   readonly testName: string
+  /** The lane's own chaos (`false`: none), overriding its proxy's. */
+  readonly chaos?: ChaosOptions | false
 }
 
 /**
@@ -192,15 +194,52 @@ const IN_PROCESS_REQUEST = { method: 'POST', url: '/', headers: {} } as Incoming
 /** The brand of a lane, so `instanceof ProxyLane` holds across the ESM and CJS copies. */
 const LANE = Symbol.for('agent-doubles.proxy-lane')
 
-/** Options of `proxy.lane()` that only the fixtures use. @internal */
+/**
+ * Options of `proxy.lane()`: the lane's own timing and chaos (SPEC §19), overriding its
+ * proxy's (`false` turns the proxy's off for the lane), and two the fixtures use.
+ * @example
+ * const slow = proxy.lane('slow model', { latency: { ttftMs: 800 }, rateLimit: { requestsPerMinute: 2 }, chaos: false })
+ */
 export interface LaneOptions {
+  /** Paced streams on this lane instead of the proxy's `latency`; `false` unpaced. @default the proxy's */
+  latency?: PacingOptions | false
+  /** Rate limits on this lane instead of the proxy's `rateLimit`; `false` unlimited. @default the proxy's */
+  rateLimit?: RateLimitOptions | false
+  /** Seeded chaos on this lane instead of the proxy's; `false` none. @default the proxy's */
+  chaos?: ChaosOptions | false
+  /** @internal */
   /**
    * The lane belongs to a running test: a request that names no lane goes to it when it is the
    * only test lane open (SPEC §9).
    */
   test?: boolean
-  /** The full name of the test the lane belongs to (`describe > test`), the key of its chaos. */
+  /** The full name of the test the lane belongs to (`describe > test`), the key of its chaos. @internal */
   testName?: string
+}
+
+const LANE_CHECKS: Parameters<typeof checkOptions>[2] = {
+  latency: ['{ ttftMs?, tokensPerSecond?, jitter?, seed?, clock? } or false', (value) => value === false || is.object(value)],
+  rateLimit: ['{ requestsPerMinute?, tokensPerMinute? } or false', (value) => value === false || is.object(value)],
+  chaos: ['{ seed?, rate, kinds? } or false', (value) => value === false || is.object(value)],
+  test: ['a boolean', is.boolean],
+  testName: ['a string', is.string],
+}
+
+/** A lane's own `latency` and `rateLimit`, checked, as options over its proxy's (`false`: none). */
+function laneOverrides(owner: string, options: LaneOptions): Pick<FakeProxyOptions, 'latency' | 'rateLimit'> {
+  const overrides: Pick<FakeProxyOptions, 'latency' | 'rateLimit'> = {}
+  if (options.latency !== undefined) overrides.latency = options.latency === false ? undefined : checkPacing(owner, options.latency)
+  if (options.rateLimit !== undefined) overrides.rateLimit = options.rateLimit === false ? undefined : checkRateLimit(owner, options.rateLimit)
+  // Checked now, so a bad option fails at lane(), not at the lane's first request.
+  if (options.chaos) chaosConfig(`${owner} option chaos`, options.chaos)
+  return overrides
+}
+
+/** A lane's chaos: its own when it was given one, else its proxy's, keyed by its test's name (SPEC §19). */
+function laneChaos(lane: LaneSeed): ChaosState | undefined {
+  if (lane.chaos === false) return undefined
+  if (lane.chaos) return new ChaosState(chaosConfig(`${OWNER} lane() option chaos`, lane.chaos), lane.testName)
+  return lane.parentState.chaos && new ChaosState(lane.parentState.chaos.config, lane.testName)
 }
 
 /** Each proxy and lane counts with the same settings and caches prompts in a cache of its own. */
@@ -290,7 +329,7 @@ export class FakeProxy {
       pendingMisbehaviours: [],
       // A lane takes its proxy's chaos, keyed by its test's name (SPEC §19).
       chaos: lane
-        ? lane.parentState.chaos && new ChaosState(lane.parentState.chaos.config, lane.testName)
+        ? laneChaos(lane)
         : options.chaos === undefined
           ? undefined
           : new ChaosState(chaosConfig(`${OWNER} option chaos`, options.chaos), ''),
@@ -360,18 +399,20 @@ export class FakeProxy {
   lane(name?: string, options: LaneOptions = {}): ProxyLane {
     if (this.#lane) return this.#lane.parent.lane(name, options)
     if (name !== undefined && (typeof name !== 'string' || name === '')) throw argumentError(`${OWNER} lane()`, 'name', 'a non-empty string', name)
-    checkOptions(`${OWNER} lane()`, options, { test: ['a boolean', is.boolean], testName: ['a string', is.string] })
+    checkOptions(`${OWNER} lane()`, options, LANE_CHECKS)
+    const overrides = laneOverrides(`${OWNER} lane()`, options)
     if (!this.#server) throw new Error(`${PREFIX} ${OWNER} lane(): the proxy is not running (never started, or closed); await proxy.start() first`)
     const id = this.#lanes.nextId()
     laneSeed = {
       parent: this,
       parentState: this.#state,
       table: this.#lanes,
-      options: { ...this.#options, upstream: undefined, record: undefined },
+      options: { ...this.#options, upstream: undefined, record: undefined, ...overrides },
       id,
       name: name ?? `lane-${id}`,
       test: options.test ?? false,
       testName: options.testName ?? name ?? `lane-${id}`,
+      chaos: options.chaos,
     }
     try {
       const lane = new ProxyLane()

@@ -47,7 +47,7 @@ import { closed, startSse } from './sse.js'
 import { drainedOrClosed } from './drained.js'
 import { BrainEvents } from './brain-events.js'
 import { renameToolCalls, toolCallIdRenamer } from '../wire/tool-call-ids.js'
-import { INVALID_REQUEST, rejectionBody, validateRequest } from '../wire/validate.js'
+import { INVALID_REQUEST, rejectionBody } from '../wire/validate.js'
 import { onRouteCrash } from './route-crash.js'
 import { embed as deterministicVector } from '../wire/openai-embeddings/codec.js'
 import { openStream, startFramed, type StreamOutput } from './framing.js'
@@ -133,8 +133,11 @@ export interface ProxyState {
  */
 const DOUBLE_FAULT = { 'x-should-retry': 'false', 'retry-after-ms': '1' }
 
-/** Handles one HTTP request; never rejects for a request's own faults. */
-export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: ProxyState): Promise<void> {
+/**
+ * Handles one HTTP request; never rejects for a request's own faults. `session` is the id of the
+ * WebSocket session a request stands in for (a Responses `response.create`), kept on its record.
+ */
+export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: ProxyState, session?: string): Promise<void> {
   const id = state.nextId()
   const started = Date.now()
   const now = Math.floor(started / 1000)
@@ -205,7 +208,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const modelTraffic = dialect.modelTraffic !== false && !side
   const forwarded = !(modelTraffic && state.reply) && state.recordMode?.originFor(dialect.id) !== undefined
   // Checked as the provider checks it, unless record mode sends it to the provider itself.
-  const violation = state.validate && !forwarded ? validateRequest(dialect.id, json, state.memory, req.headers) : undefined
+  const violation = state.validate && !forwarded ? dialect.validate?.(json, state.memory, req.headers) : undefined
   let request: ModelRequest
   let decodeRejection: BadRequest | undefined
   try {
@@ -241,6 +244,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     request,
   }
   if (side) record.side = true
+  if (session !== undefined) record.session = session
   crashRecord = record
   // What the decoder rejects is answered as before any check, and recorded (SPEC §24).
   if (decodeRejection) {
@@ -260,7 +264,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     state.refusals.push({ code, status: answer.status, request: record })
     // Providers with an error shape of their own carry the refusal in it; the mark header stays.
     const own = dialect.errorAnswer?.(answer.status, detail.message ?? String((answer.body as { error?: { message?: unknown } }).error?.message ?? code), code)
-    send(answer.status, own ? own.body : answer.body, { ...answer.headers, ...own?.headers })
+    // Anthropic's bodies carry the request id, refusals too (SPEC §21).
+    send(answer.status, own ? own.body : withRequestId(answer.body, requestId), { ...answer.headers, ...own?.headers })
   }
 
   // Checks 1–5, then check 6: a pending refuse().
@@ -292,9 +297,12 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       measured = await measurePrompt(state.prompt, dialect, json, request, requestId)
     } catch (error) {
       if (!(error instanceof BadRequest)) throw error
+      const { message, param, detail } = error
       record.status = error.status
-      record.error = { type: 'invalid_request_error', code: null, param: error.param ?? null, message: error.message }
-      return sendError(dialect, error.status, error.message, error.param)
+      record.error = { type: detail.type ?? INVALID_REQUEST, code: detail.code ?? null, param: param ?? null, message }
+      // OpenAI-shaped answers carry the provider's `code` (`invalid_value` for a token limit).
+      if (dialect.errorAnswer || error.status !== 400) return sendError(dialect, error.status, message, param)
+      return send(400, rejectionBody(dialect.errorStyle, { message, param: param ?? null, code: detail.code ?? null }, requestId, detail.type))
     }
     if (!isMeasure(measured)) {
       record.status = measured.status
@@ -569,7 +577,9 @@ async function pump(source: EventSource, events: BrainEvents, output: StreamOutp
 }
 
 function streamErrorFrames(dialect: ModelDialect, error: unknown, framesSent: number, context: EncodeContext): SseFrame[] {
-  const frames = dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context)
+  // A provider error thrown mid-stream keeps its name, so wires that name stream errors (Bedrock) send its own.
+  const name = isProviderError(error) && error.errorName !== 'timeout' ? error.errorName : undefined
+  const frames = dialect.streamError(`${LLM_ERROR_PREFIX} stream failed: ${messageOf(error)}`, framesSent, context, name)
   return Array.isArray(frames) ? frames : [frames]
 }
 

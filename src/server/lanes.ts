@@ -10,6 +10,7 @@ import { utf8Length } from '../internal/bytes.js'
 import { inputErrorBody } from '../wire/dialect.js'
 import type { ProxyState } from './handle-request.js'
 import { errorStyleFor, findRoute } from '../wire/dialects.js'
+import { freshRequestId, withRequestId } from '../wire/anthropic-messages/errors.js'
 
 /** One open lane, as the server sees it. */
 export interface LaneEntry {
@@ -142,9 +143,12 @@ export function answerNoLane(req: IncomingMessage, res: ServerResponse, choice: 
     choice.kind === 'closed'
       ? `[agent-doubles] FakeProxy lane ${choice.name === undefined ? `~${choice.id}` : `"${choice.name}" (~${choice.id})`} is closed${choice.name === undefined ? ' or never existed' : ''}; a lane lives as long as the test that took it`
       : `[agent-doubles] FakeProxy: this request names no lane and ${choice.tests.length} tests are running (${choice.tests.map((name) => JSON.stringify(name)).join(', ')}), so it could be any of theirs; build the client from fakeProxy.url (the test's own lane) instead of the environment's base URL`
-  const text = JSON.stringify(inputErrorBody(style === 'local' ? 'openai' : style, status, message))
+  // Anthropic's bodies carry the request id its `request-id` header gives (SPEC §21).
+  const requestId = style === 'anthropic' ? freshRequestId() : undefined
+  const body = inputErrorBody(style === 'local' ? 'openai' : style, status, message)
+  const text = JSON.stringify(requestId ? withRequestId(body, requestId) : body)
   if (res.headersSent || res.destroyed) return { status, message }
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(utf8Length(text)), 'x-should-retry': 'false' })
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(utf8Length(text)), 'x-should-retry': 'false', ...(requestId && { 'request-id': requestId }) })
   res.end(text)
   return { status, message }
 }

@@ -9,6 +9,7 @@
 import type { LLM, StreamEvent, StreamOptions } from '../llm/types.js'
 import { estimateTokens } from '../llm/usage.js'
 import { argumentError, checkOptions, is } from '../internal/describe.js'
+import { paceEvents, paceWait } from '../llm/pace.js'
 
 /**
  * How a proxy paces its streamed answers.
@@ -35,10 +36,6 @@ export interface PacingOptions {
   /** Compatible with ScriptedLLM's `latency`: a fixed wait between deltas, instead of `tokensPerSecond`. */
   chunkMs?: number
 }
-
-/** The timers of the real clock, taken when this module loads (before a test fakes them). */
-const realTimers = { setTimeout: globalThis.setTimeout.bind(globalThis), clearTimeout: globalThis.clearTimeout.bind(globalThis) }
-const realNow = globalThis.performance.now.bind(globalThis.performance)
 
 /**
  * Checks pacing options for `owner`.
@@ -69,7 +66,7 @@ export function pacedBrain(brain: LLM, options: PacingOptions, requestNumber: nu
   return {
     generate: async (req) => {
       const response = await brain.generate(req)
-      await wait(options.ttftMs ?? options.firstChunkMs ?? 0, options.clock, undefined)
+      await paceWait(options.ttftMs ?? options.firstChunkMs ?? 0, options.clock, undefined)
       return response
     },
     stream: (req, streamOptions) => pacedEvents(brain.stream(req, streamOptions), options, requestNumber, streamOptions),
@@ -77,29 +74,19 @@ export function pacedBrain(brain: LLM, options: PacingOptions, requestNumber: nu
   }
 }
 
-async function* pacedEvents(events: AsyncIterable<StreamEvent>, options: PacingOptions, requestNumber: number, streamOptions: StreamOptions = {}): AsyncGenerator<StreamEvent> {
+function pacedEvents(events: AsyncIterable<StreamEvent>, options: PacingOptions, requestNumber: number, streamOptions: StreamOptions = {}): AsyncGenerator<StreamEvent> {
   const random = jitterSource(options.seed ?? 0, requestNumber)
   const jitter = options.jitter ?? 0
-  const now = options.clock === 'test' ? () => Date.now() : realNow
-  let first = true
-  // Each delta is due at a time of its own, counted from the first wait: timer lateness does
-  // not add up over a long stream, so the rate holds.
-  let due: number | undefined
-  for await (const event of events) {
-    if (event.type !== 'finish') {
-      const base = first
+  const delayOf = (event: StreamEvent, index: number): number => {
+    const base =
+      index === 0
         ? (options.ttftMs ?? options.firstChunkMs ?? 0)
         : options.tokensPerSecond
           ? (1000 * tokensOf(event)) / options.tokensPerSecond
           : (options.chunkMs ?? 0)
-      first = false
-      const ms = base * (1 + jitter * (2 * random() - 1))
-      due = (due ?? now()) + ms
-      await wait(due - now(), options.clock, streamOptions.signal)
-      streamOptions.signal?.throwIfAborted()
-    }
-    yield event
+    return base * (1 + jitter * (2 * random() - 1))
   }
+  return paceEvents(events, delayOf, options.clock, streamOptions.signal)
 }
 
 function tokensOf(event: StreamEvent): number {
@@ -117,21 +104,4 @@ function jitterSource(seed: number, requestNumber: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
   }
-}
-
-/** Waits `ms` on the chosen clock; an abort ends the wait at once and leaves no timer. */
-function wait(ms: number, clock: PacingOptions['clock'], signal: AbortSignal | undefined): Promise<void> {
-  if (ms <= 0 || signal?.aborted) return Promise.resolve()
-  const timers = clock === 'test' ? { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout } : realTimers
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      timers.clearTimeout(timer)
-      resolve()
-    }
-    const timer = timers.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 }

@@ -45,8 +45,13 @@ export interface TooLong {
  * `cache_control` or `cachePoint`.
  */
 export async function measurePrompt(settings: PromptSettings, dialect: WireDialect, json: Record<string, unknown>, request: ModelRequest, requestId: string): Promise<PromptMeasure | TooLong> {
-  const counted = await countPrompt(settings.tokens, dialect.id, json, request)
   const info = modelInfoOf(request.model)
+  // A token limit over the model's maximum output: the provider's own 400, before any counting.
+  const max = info?.maxOutputTokens
+  if (max !== undefined && request.maxTokens !== undefined && request.maxTokens > max && dialect.outputLimitError) {
+    throw dialect.outputLimitError(json, request.maxTokens, max, request.model)
+  }
+  const counted = await countPrompt(settings.tokens, dialect, json, request)
   if (info && counted.input > info.contextWindow) return tooLong(dialect, request.model, counted.input, info.contextWindow, requestId)
   // Entries expire on Date.now(), so a test's fake timers move them.
   const outcome = settings.cache && counted.prompt ? settings.cache.serve(counted.prompt, Date.now()) : undefined
@@ -106,14 +111,7 @@ export function cacheRecord(measure: PromptMeasure): PromptCacheRecord | undefin
  */
 function tooLong(dialect: WireDialect, model: string, tokens: number, window: number, requestId: string): TooLong {
   const id = dialect.id
-  const message =
-    id === 'openai-chat'
-      ? `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`
-      : id.startsWith('anthropic')
-        ? `prompt is too long: ${tokens} tokens > ${window} maximum`
-        : id.startsWith('gemini')
-          ? `The input token count (${tokens}) exceeds the maximum number of tokens allowed (${window}).`
-          : undefined
+  const message = dialect.contextTooLongMessage?.(tokens, window)
   const answerFor = dialect.providerError ?? openaiProviderError
   const answer = answerFor('context_length_exceeded', { dialect: id, message, requestId, model, now: Math.floor(Date.now() / 1000) })
   return { status: answer.status, body: answer.body, headers: answer.headers, error: answer.error }

@@ -6,6 +6,7 @@
  */
 import { inputErrorBody } from '../wire/dialect.js'
 import { errorStyleFor } from '../wire/dialects.js'
+import { withRequestId } from '../wire/anthropic-messages/errors.js'
 import type { ErrorStyle } from '../gateway/refusal-answer.js'
 
 /**
@@ -25,5 +26,7 @@ export function errorStyleForHead(head: string): ErrorStyle {
  * serverErrorBody(431, 'headers too large', 'POST /v1/messages HTTP/1.1') // { type: 'error', error: { … } }
  */
 export function serverErrorBody(status: number, message: string, head: string): unknown {
-  return inputErrorBody(errorStyleForHead(head), status, message)
+  const style = errorStyleForHead(head)
+  // Anthropic's bodies carry a request id, the ones the server writes by itself too (SPEC §21).
+  return style === 'anthropic' ? withRequestId(inputErrorBody(style, status, message)) : inputErrorBody(style, status, message)
 }

@@ -13,6 +13,7 @@ import type { LLM, ModelRequest, ModelResponse } from '../llm/types.js'
 import type { Dialect } from './types.js'
 import { completeReply } from '../llm/reply.js'
 import { eachEvent } from '../llm/stream-events.js'
+import { allDialects } from '../wire/dialects.js'
 
 /** One kind of side request: which runtime makes it, and what answers it. */
 export interface SideRule {
@@ -31,8 +32,8 @@ interface SideInput {
   readonly headers: IncomingHttpHeaders
 }
 
-/** Dialects that are never a conversation turn: token counts and model lists. */
-const NOT_TURNS: ReadonlySet<Dialect> = new Set(['openai-models', 'gemini-models', 'ollama-tags', 'gemini-count-tokens', 'anthropic-count-tokens'])
+/** Dialects that are never a conversation turn: token counts and model lists (each dialect says so itself). */
+const NOT_TURNS: ReadonlySet<Dialect> = new Set(allDialects.filter((dialect) => dialect.modelTraffic === false).map((dialect) => dialect.id))
 
 const countOrList: SideRule = { runtime: 'any client', name: 'token count or model list' }
 

@@ -15,11 +15,17 @@ const EMPTY = new Uint8Array(0)
 /**
  * The record of a request answered `status` with `message` before any lane served it; its body
  * is not read (`body` empty, `json` null). `side` marks what a runtime did on its own (an upgrade
- * it falls back from), which matchers leave out unless asked.
+ * it falls back from), which matchers leave out unless asked; `dialect` names the WebSocket
+ * transport of a refused upgrade (else it is read from the path).
  */
-export function turnedAwayRecord(req: IncomingMessage, path: string, answer: { status: number; message: string }, detail: { lane?: string; side?: boolean } = {}): FakeRequest {
+export function turnedAwayRecord(
+  req: IncomingMessage,
+  path: string,
+  answer: { status: number; message: string },
+  detail: { lane?: string; side?: boolean; dialect?: Dialect } = {},
+): FakeRequest {
   const identity = readIdentity(req.headers)
-  const dialect: Dialect = findRoute(path)?.dialect.id ?? (path.includes('messages') ? 'anthropic-messages' : 'openai-chat')
+  const dialect: Dialect = detail.dialect ?? findRoute(path)?.dialect.id ?? (path.includes('messages') ? 'anthropic-messages' : 'openai-chat')
   const record: FakeRequest = {
     lane: detail.lane,
     method: (req.method ?? 'GET').toUpperCase(),

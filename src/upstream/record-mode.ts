@@ -11,6 +11,7 @@ import { PREFIX, argumentError, describeValue, is } from '../internal/describe.j
 import type { ModelRequest, ModelResponse } from '../llm/types.js'
 import type { RefusalCode } from '../gateway/refusal-codes.js'
 import { refusalAnswer } from '../gateway/refusal-answer.js'
+import { withRequestId } from '../wire/anthropic-messages/errors.js'
 import type { Dialect } from '../server/types.js'
 import { decodeUpstreamResponse } from './decode-response.js'
 import { UpstreamBrokeOff, UpstreamUnreachable, forwardToUpstream } from './forward.js'
@@ -153,7 +154,7 @@ export class RecordMode {
       const style = input.dialect === 'anthropic-messages' ? 'anthropic' : 'openai'
       const answer = refusalAnswer('upstream_unreachable', style, { message: error.message, hint: 'check the upstream origin given to FakeProxy({ upstream }), and that it is up' })
       if (!res.headersSent && !res.destroyed) {
-        const text = JSON.stringify(answer.body)
+        const text = JSON.stringify(style === 'anthropic' ? withRequestId(answer.body) : answer.body)
         res.writeHead(answer.status, { ...answer.headers, 'content-length': String(utf8Length(text)) })
         res.end(text)
       }

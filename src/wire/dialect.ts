@@ -7,7 +7,9 @@
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition, Usage } from '../llm/types.js'
 import type { Dialect, ErrorStyle, ProxyFeature } from './names.js'
 import type { AnsweredProviderError, ProviderErrorAnswer, ProviderErrorDetail } from './provider-error.js'
+import type { PromptTerms } from './prompt-layout.js'
 import type { ResponseMemory } from './response-memory.js'
+import type { Violation } from './violation.js'
 import type { WireIdKind } from './wire-ids.js'
 
 /**
@@ -138,6 +140,25 @@ interface DialectBase {
    */
   providerError?(name: AnsweredProviderError, detail: ProviderErrorDetail): ProviderErrorAnswer
   /**
+   * The first rule of the real API that `json` breaks (SPEC §10.3), or `undefined`; no checks
+   * beyond decoding when absent. `memory` resolves ids of earlier answers; `headers` are the
+   * request's, lower-cased (Anthropic's betas).
+   */
+  validate?(json: Record<string, unknown>, memory: ResponseMemory, headers: Readonly<Record<string, string | string[] | undefined>>): Violation | undefined
+  /** How its prompt is laid out for counting and the prompt cache; the neutral layout, uncached, when absent. */
+  readonly prompt?: PromptTerms
+  /**
+   * The provider's words for a prompt over the model's context window, the message of its
+   * `context_length_exceeded` (SPEC §20); the generic message of its `errors.ts` when absent.
+   */
+  contextTooLongMessage?(tokens: number, window: number): string
+  /**
+   * The provider's own 400 for a token limit (`max_tokens` or the dialect's equivalent, as
+   * `json` names it) over the model's maximum output `max` (SPEC §20's model table). Without
+   * it the limit is not checked (Ollama caps `num_predict` rather than refusing it).
+   */
+  outputLimitError?(json: Record<string, unknown>, requested: number, max: number, model: string): BadRequest
+  /**
    * `false` for routes that answer about models rather than call one (model lists, token
    * counts): planned refusals, replies and faults wait for the next real model request.
    */
@@ -161,9 +182,11 @@ export interface ModelDialect extends DialectBase {
   encodeStream(context: EncodeContext, emit: EmitFrame): StreamEncoder
   /**
    * The frame (or frames) that report an error after a stream has started, from frame number
-   * `framesSent` on (Responses numbers its events), as the provider sends them.
+   * `framesSent` on (Responses numbers its events), as the provider sends them. `name` is the
+   * provider error (SPEC §10.2) the brain threw, for wires whose stream names its errors
+   * (Bedrock's event-stream exceptions); absent for any other failure.
    */
-  streamError(message: string, framesSent: number, context: EncodeContext): SseFrame[]
+  streamError(message: string, framesSent: number, context: EncodeContext, name?: AnsweredProviderError): SseFrame[]
   /** How streamed answers to this request are framed; SSE when absent. */
   framing?(context: EncodeContext): StreamFraming
 }
@@ -195,6 +218,65 @@ export interface DirectDialect extends DialectBase {
 
 /** A wire dialect served by the proxy. */
 export type WireDialect = ModelDialect | DirectDialect
+
+/** One route: the method it answers and its dialect. */
+export interface Route {
+  readonly method: 'GET' | 'POST'
+  readonly dialect: WireDialect
+}
+
+/** A route whose path carries parameters (a model, a deployment): the pattern and the route for a match. */
+export interface RoutePattern {
+  readonly path: RegExp
+  /** The route for a match, or `undefined` for a method the provider has but the fake does not serve. */
+  readonly route: (match: RegExpExecArray) => Route | undefined
+}
+
+/**
+ * One API host of a provider, for the network guard and `routeProvidersTo` (SPEC §8, §9). `*`
+ * stands for part of one DNS label (an Azure resource name, an AWS or Google Cloud region).
+ * `openAiBase`: an OpenAI-compatible vendor's base paths, tried in order; the matching one is
+ * replaced by the fake's `/v1`. Hosts without it keep their path (the fake serves their layout).
+ */
+export interface ProviderHost {
+  readonly host: string
+  readonly openAiBase?: readonly string[]
+}
+
+/**
+ * Everything a provider needs outside its own folder, declared by the folder itself (SPEC §21):
+ * the list of dialects (dialects.ts) holds one entry per provider, and the route table, the
+ * network guard's hosts, `fakeProxy.env` and the unknown-path error shapes are derived from
+ * the list. Adding a provider is its folder and that one line.
+ */
+export interface WireProvider {
+  /** The provider's name, for messages and the layout test. */
+  readonly name: string
+  /** Every dialect it serves (the ones its routes and patterns can give). */
+  readonly dialects: readonly WireDialect[]
+  /** Routes at fixed paths. */
+  readonly routes?: Readonly<Record<string, Route>>
+  /** Routes whose paths carry parameters, tried in the list's order after the fixed ones. */
+  readonly patterns?: readonly RoutePattern[]
+  /**
+   * The dialect whose error shape answers a path no route serves but that lies under this
+   * provider's paths (Gemini's `/v1beta/`, Ollama's `/api/`), or `undefined`.
+   */
+  unknownPath?(path: string): WireDialect | undefined
+  /** The provider's API hosts: a request to any of them is a real model call. */
+  readonly hosts: readonly ProviderHost[]
+  /**
+   * The environment variables that point its clients at the fake at `url` (SPEC §17), with
+   * {@link PLACEHOLDER_KEY} for keys.
+   */
+  env?(url: string): Record<string, string>
+}
+
+/**
+ * A key no provider issues: clients that refuse to start without one get it, and a request
+ * that somehow left the machine would be refused by the real API.
+ */
+export const PLACEHOLDER_KEY = 'agent-doubles-placeholder-key'
 
 /** The error body OpenAI routes answer with. */
 export function openaiErrorBody(message: string, type: string, param: string | null = null, code: string | null = null): unknown {

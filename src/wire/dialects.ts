@@ -1,89 +1,42 @@
 /**
- * The route table: which dialect serves which path. Both `/v1/x` and `/x` are served for the
- * generation routes, because clients disagree on whether the base URL carries `/v1` (the
- * Anthropic SDK appends `/v1/messages`, the AI SDK's Anthropic provider `/messages`).
+ * THE list of dialects: one entry per provider, each declared by its own folder (routes, hosts,
+ * unknown-path error shape, client environment). The route table, the network guard's hosts
+ * and `fakeProxy.env` are derived from it, so adding a provider is its folder and one line here.
+ * Both `/v1/x` and `/x` are served for the generation routes, because clients disagree on
+ * whether the base URL carries `/v1` (the Anthropic SDK appends `/v1/messages`, the AI SDK's
+ * Anthropic provider `/messages`).
  * @module
  */
 import type { ErrorStyle } from './names.js'
-import type { WireDialect } from './dialect.js'
-import { anthropicMessages } from './anthropic-messages/codec.js'
-import { anthropicCountTokens } from './anthropic-messages/count-tokens.js'
-import { bedrockCountTokens } from './bedrock/count-tokens.js'
-import { openaiChat } from './openai-chat/codec.js'
-import { openaiEmbeddings } from './openai-embeddings/codec.js'
-import { openaiModels } from './openai-models/codec.js'
-import { openaiResponses } from './openai-responses/codec.js'
-import { AZURE_DEPLOYMENT_PATH, AZURE_OPENAI_PATH, onAzure } from './azure/codec.js'
-import { BEDROCK_MODEL_PATH, bedrockConverse } from './bedrock/converse.js'
-import { bedrockEmbed, isEmbeddingModel } from './bedrock/embed.js'
-import { decodeSegment } from './params.js'
-import { bedrockInvoke } from './bedrock/invoke.js'
-import { ollamaChat, ollamaEmbed, ollamaGenerate, ollamaTags } from './ollama/codec.js'
-import { GEMINI_METHOD_PATH, GEMINI_MODELS_ROUTE, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from './gemini/codec.js'
-import { vertexRoute } from './vertex/index.js'
+import type { Route, RoutePattern, WireDialect, WireProvider } from './dialect.js'
+import { anthropicProvider } from './anthropic-messages/provider.js'
+import { azureProvider } from './azure/provider.js'
+import { bedrockProvider } from './bedrock/provider.js'
+import { geminiProvider } from './gemini/provider.js'
+import { ollamaProvider } from './ollama/provider.js'
+import { openaiProvider } from './openai/provider.js'
+import { vertexProvider } from './vertex/index.js'
 
-/** One route: the method it answers and its dialect. */
-export interface Route {
-  readonly method: 'GET' | 'POST'
-  readonly dialect: WireDialect
-}
+export type { Route } from './dialect.js'
 
-const table: Readonly<Record<string, Route>> = {
-  '/v1/chat/completions': { method: 'POST', dialect: openaiChat },
-  '/chat/completions': { method: 'POST', dialect: openaiChat },
-  '/v1/responses': { method: 'POST', dialect: openaiResponses },
-  '/responses': { method: 'POST', dialect: openaiResponses },
-  '/v1/messages': { method: 'POST', dialect: anthropicMessages },
-  '/messages': { method: 'POST', dialect: anthropicMessages },
-  '/v1/messages/count_tokens': { method: 'POST', dialect: anthropicCountTokens },
-  '/messages/count_tokens': { method: 'POST', dialect: anthropicCountTokens },
-  '/v1/embeddings': { method: 'POST', dialect: openaiEmbeddings },
-  '/embeddings': { method: 'POST', dialect: openaiEmbeddings },
-  '/v1/models': { method: 'GET', dialect: openaiModels },
-  '/models': { method: 'GET', dialect: openaiModels },
-  '/api/chat': { method: 'POST', dialect: ollamaChat },
-  '/api/generate': { method: 'POST', dialect: ollamaGenerate },
-  '/api/embed': { method: 'POST', dialect: ollamaEmbed },
-  '/api/embeddings': { method: 'POST', dialect: ollamaEmbed },
-  '/api/tags': { method: 'GET', dialect: ollamaTags },
-}
+/** Every provider the fake serves, in the order their parameterised routes are tried. */
+export const providers: readonly WireProvider[] = Object.freeze([
+  openaiProvider,
+  anthropicProvider,
+  geminiProvider,
+  ollamaProvider,
+  bedrockProvider,
+  azureProvider,
+  vertexProvider,
+])
 
-/** The OpenAI dialects on Azure's paths: by operation, on a versioned (`/openai/v1/…`) path or not. */
-const azure = {
-  'chat/completions': { versioned: onAzure(openaiChat, true), dated: onAzure(openaiChat, false), method: 'POST' },
-  embeddings: { versioned: onAzure(openaiEmbeddings, true), dated: onAzure(openaiEmbeddings, false), method: 'POST' },
-  responses: { versioned: onAzure(openaiResponses, true), dated: onAzure(openaiResponses, false), method: 'POST' },
-  models: { versioned: onAzure(openaiModels, true), dated: onAzure(openaiModels, false), method: 'GET' },
-} as const
-
-function azureRoute(operation: string, versioned: boolean): Route {
-  const entry = azure[(operation.startsWith('models') ? 'models' : operation) as keyof typeof azure]
-  return { method: entry.method, dialect: versioned ? entry.versioned : entry.dated }
-}
-
-/** Converse, or InvokeModel on an embedding model, or InvokeModel on an Anthropic one. */
-function bedrockDialect(operation: string, modelId: string): WireDialect {
-  if (operation === 'count-tokens') return bedrockCountTokens
-  if (operation.startsWith('converse')) return bedrockConverse
-  return operation === 'invoke' && isEmbeddingModel(modelId) ? bedrockEmbed : bedrockInvoke
-}
+const table: Readonly<Record<string, Route>> = Object.assign({}, ...providers.map((provider) => provider.routes ?? {}))
 
 /** Routes whose paths carry parameters (a model, a deployment), tried in order after the table. */
-const patterns: readonly { readonly path: RegExp; readonly route: (match: RegExpExecArray) => Route | undefined }[] = [
-  {
-    path: GEMINI_METHOD_PATH,
-    route: (match) => {
-      if (match[2] === 'countTokens') return { method: 'POST', dialect: geminiCountTokens }
-      if (match[2] === 'embedContent' || match[2] === 'batchEmbedContents') return { method: 'POST', dialect: geminiEmbed }
-      return { method: 'POST', dialect: geminiGenerate }
-    },
-  },
-  { path: GEMINI_MODELS_ROUTE, route: () => ({ method: 'GET', dialect: geminiModels }) },
-  { path: BEDROCK_MODEL_PATH, route: (match) => ({ method: 'POST', dialect: bedrockDialect(match[2], decodeSegment(match[1])) }) },
-  { path: AZURE_DEPLOYMENT_PATH, route: (match) => azureRoute(match[2], false) },
-  { path: AZURE_OPENAI_PATH, route: (match) => azureRoute(match[2], match[1] !== undefined) },
-  vertexRoute,
-]
+const patterns: readonly RoutePattern[] = providers.flatMap((provider) => provider.patterns ?? [])
+
+/** Every dialect of every provider. */
+export const allDialects: readonly WireDialect[] = providers.flatMap((provider) => provider.dialects)
 
 /** The route serving `path` (no query string), or `undefined`. `/v1/models/{id}` is the model list's. */
 export function findRoute(path: string): Route | undefined {
@@ -109,10 +62,10 @@ export function isAgentApiPath(path: string): boolean {
  * elsewhere ({@link errorStyleForPath} decides there).
  */
 export function providerForUnknownPath(path: string): WireDialect | undefined {
-  if (path.startsWith('/v1beta/') || /^\/v1(beta1)?\/projects\//.test(path)) return geminiGenerate
-  if (path.startsWith('/api/')) return ollamaChat
-  if (path.startsWith('/model/')) return bedrockConverse
-  if (path.startsWith('/openai/')) return azure['chat/completions'].dated
+  for (const provider of providers) {
+    const dialect = provider.unknownPath?.(path)
+    if (dialect) return dialect
+  }
   return undefined
 }
 

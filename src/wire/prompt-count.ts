@@ -9,13 +9,7 @@ import { modelInfoOf } from '../config.js'
 import type { CacheBlock, CachePrompt } from '../llm/prompt-cache.js'
 import { countWith, prepareTokenCounter, tokenCounterFor, type TokenCounter } from '../llm/tokens.js'
 import type { ModelRequest } from '../llm/types.js'
-import { anthropicLayout } from './anthropic-messages/cache.js'
-import { converseLayout } from './bedrock/cache.js'
-import { geminiLayout } from './gemini/cache.js'
-import type { Dialect } from './names.js'
-import { chatLayout } from './openai-chat/cache.js'
-import { responsesLayout } from './openai-responses/cache.js'
-import { neutralLayout, type PromptLayout } from './prompt-layout.js'
+import { neutralLayout, type PromptLayout, type PromptTerms } from './prompt-layout.js'
 
 /** How tokens are counted: `'tokenizer'` (OpenAI models with their tokenizer) or `'estimate'` (all estimated). */
 export type TokenMode = 'tokenizer' | 'estimate'
@@ -29,24 +23,13 @@ export interface CountedPrompt {
   prompt: CachePrompt | undefined
 }
 
-type Layout = (json: Record<string, unknown>, request: ModelRequest, roleTokens: (role: string) => number) => PromptLayout
-
-/** Each wire's own layout; the others are laid out from the neutral request, without a cache. */
-const layouts: Partial<Record<Dialect, Layout>> = {
-  'anthropic-messages': (json) => anthropicLayout(json),
-  'bedrock-invoke': (json) => anthropicLayout(json),
-  'bedrock-converse': (json) => converseLayout(json),
-  'openai-chat': (json, _request, roles) => chatLayout(json, roles),
-  'openai-responses': (json, _request, roles) => responsesLayout(json, roles),
-  'gemini-generate': (json) => geminiLayout(json),
-  'gemini-count-tokens': (json) => geminiLayout(countedGemini(json)),
+/** What counting needs of a dialect: its id (for messages) and its prompt terms. */
+export interface CountingDialect {
+  readonly prompt?: PromptTerms
 }
 
-/** Gemini's `countTokens` may wrap a whole generate request. */
-function countedGemini(json: Record<string, unknown>): Record<string, unknown> {
-  const wrapped = json.generateContentRequest ?? json.generate_content_request
-  return wrapped && typeof wrapped === 'object' ? (wrapped as Record<string, unknown>) : json
-}
+/** The neutral terms: any request laid out from the neutral model, without a cache. */
+const NEUTRAL: PromptTerms = { layout: (_json, request) => neutralLayout(request) }
 
 const MINUTE = 60_000
 /** Anthropic and Bedrock breakpoint TTLs. */
@@ -66,7 +49,7 @@ const OPENAI_STEP = 128
  * endpoints answer. Loads the model's tokenizer first when it is not loaded yet. Throws the
  * layout's `BadRequest` for a bad `cache_control` or `cachePoint`.
  */
-export async function countPrompt(mode: TokenMode, dialect: Dialect, json: Record<string, unknown>, request: ModelRequest): Promise<CountedPrompt> {
+export async function countPrompt(mode: TokenMode, dialect: CountingDialect, json: Record<string, unknown>, request: ModelRequest): Promise<CountedPrompt> {
   const model = request.model
   let counter: TokenCounter = 'estimate'
   if (mode === 'tokenizer') {
@@ -75,7 +58,8 @@ export async function countPrompt(mode: TokenMode, dialect: Dialect, json: Recor
     counter = tokenCounterFor(model)
   }
   const roleTokens = (role: string): number => countWith(counter, role)
-  const layout = (layouts[dialect] ?? ((_json, req) => neutralLayout(req)))(json, request, roleTokens)
+  const terms = dialect.prompt ?? NEUTRAL
+  const layout = terms.layout(json, request, roleTokens)
   const blocks: CacheBlock[] = layout.blocks.map((block) => {
     const tokens = (block.fixedTokens ?? countWith(counter, block.text)) + (block.overhead ?? 0)
     const laid: CacheBlock = { where: block.where, text: block.text, tokens }
@@ -87,12 +71,12 @@ export async function countPrompt(mode: TokenMode, dialect: Dialect, json: Recor
   })
   let input = layout.extraTokens
   for (const block of blocks) input += block.tokens
-  const prompt = layout.cache === 'none' ? undefined : cachePrompt(dialect, model, layout, blocks, counter)
+  const prompt = layout.cache === 'none' ? undefined : cachePrompt(terms, model, layout, blocks, counter)
   return { counter, input, prompt }
 }
 
-function cachePrompt(dialect: Dialect, model: string, layout: PromptLayout, blocks: CacheBlock[], counter: TokenCounter): CachePrompt {
-  const gemini = dialect.startsWith('gemini')
+function cachePrompt(terms: PromptTerms, model: string, layout: PromptLayout, blocks: CacheBlock[], counter: TokenCounter): CachePrompt {
+  const gemini = terms.implicit === true
   const configuredMin = modelInfoOf(model)?.minCacheableTokens
   return {
     mode: layout.cache === 'explicit' ? 'explicit' : 'automatic',

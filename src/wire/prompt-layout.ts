@@ -36,6 +36,17 @@ export interface PromptLayout {
   retention?: string
 }
 
+/**
+ * How a dialect's prompt is counted and cached (SPEC §20), declared by the dialect itself:
+ * `layout` reads its own wire into blocks (its folder's `cache.ts`); `implicit` marks Gemini's
+ * implicit caching (the model's minimum for every prefix, token-exact reads, its own TTL)
+ * rather than OpenAI's automatic one (1024 tokens, 128-token steps).
+ */
+export interface PromptTerms {
+  layout(json: Record<string, unknown>, request: ModelRequest, roleTokens: (role: string) => number): PromptLayout
+  readonly implicit?: true
+}
+
 /** The tokens an image costs in the estimate (the same as a ScriptedLLM's estimate). */
 export const IMAGE_TOKENS = 85
 

@@ -5,13 +5,28 @@
  * @module
  */
 import { utf8Length } from '../internal/bytes.js'
-import type { Message } from '../llm/types.js'
+import type { Message, ToolDefinition } from '../llm/types.js'
 
 /** The default byte budget of one proxy's remembered responses (64 MiB). */
 export const RESPONSE_MEMORY_BYTES = 64 * 1024 * 1024
 
+/**
+ * What a response passes on to one that continues from it (`previous_response_id`) besides its
+ * messages: the input items that are neither messages nor calls. With OpenAI the conversation's
+ * items carry over and the request's parameters do not, so the text of `developer` and `system`
+ * input items and the tools of `additional_tools` input items (how Codex offers its tools, once,
+ * on its prewarm) carry over, while `instructions` and the `tools` parameter do not.
+ */
+export interface CarriedContext {
+  /** The text of the `developer` and `system` input items so far, in order. */
+  readonly system: readonly string[]
+  /** The tools of the `additional_tools` input items so far, in order. */
+  readonly tools: readonly ToolDefinition[]
+}
+
 interface Entry {
   messages: Message[]
+  carried: CarriedContext | undefined
   bytes: number
 }
 
@@ -38,12 +53,20 @@ export class ResponseMemory {
     return entry.messages
   }
 
-  /** Remembers `messages` under `id`, dropping the least recently used entries past the budget. */
-  set(id: string, messages: Message[]): void {
+  /** What the response remembered under `id` carries over besides its messages, or `undefined`. */
+  carried(id: string): CarriedContext | undefined {
+    return this.#entries.get(id)?.carried
+  }
+
+  /**
+   * Remembers `messages` (and what else the response carries over) under `id`, dropping the
+   * least recently used entries past the budget.
+   */
+  set(id: string, messages: Message[], carried?: CarriedContext): void {
     this.delete(id)
-    const bytes = utf8Length(JSON.stringify(messages))
+    const bytes = utf8Length(JSON.stringify(messages)) + (carried ? utf8Length(JSON.stringify(carried)) : 0)
     if (bytes > this.capacity) return
-    this.#entries.set(id, { messages, bytes })
+    this.#entries.set(id, { messages, carried, bytes })
     this.#bytes += bytes
     for (const [oldest, entry] of this.#entries) {
       if (this.#bytes <= this.capacity) break
@@ -66,7 +89,7 @@ export class ResponseMemory {
     this.#bytes = 0
   }
 
-  /** Bytes held now (JSON size of the remembered messages). */
+  /** Bytes held now (JSON size of the remembered messages and what they carry over). */
   get bytes(): number {
     return this.#bytes
   }

@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 const docs = join(root, 'docs')
 
 /** The guide of each client and framework, which must show a tested example. */
-const clientGuides = ['openai', 'anthropic', 'ai-sdk', 'openai-agents', 'langchain', 'langgraph', 'llamaindex', 'genkit', 'mcp']
+const clientGuides = ['openai', 'anthropic', 'ai-sdk', 'openai-agents', 'langchain', 'langgraph', 'mastra', 'llamaindex', 'genkit', 'mcp']
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

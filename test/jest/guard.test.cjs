@@ -66,35 +66,69 @@ afterEach(() => {
   lookups.length = 0
 })
 
+// Lists each attempt a client makes through it (a retry is another attempt).
+function countingFetch(sent) {
+  return (url, init) => {
+    sent.push(String(url))
+    return fetch(url, init)
+  }
+}
+
 describe('the guard of agent-doubles/jest/setup', () => {
-  test('a fetch captured before the setup ran — the main realm\'s own — is guarded below it too', async () => {
+  test('a fetch captured before the setup ran — the main realm\'s own — is guarded below it too: answered 421, nothing sent', async () => {
     const mainRealmFetch = require('node:vm').runInThisContext('fetch')
     expect(globalThis.fetch).not.toBe(mainRealmFetch)
-    const error = await mainRealmFetch('https://api.openai.com/v1/models').catch((e) => e)
-    expect(error.message).toBe('fetch failed')
-    expect(error.cause).toMatchObject({ code: REAL_MODEL_CALL, url: 'https://api.openai.com/v1/models' })
+    const response = await mainRealmFetch('https://api.openai.com/v1/models')
+    expect(response.status).toBe(421)
+    expect(response.headers.get('x-should-retry')).toBe('false')
+    const body = await response.json()
+    expect(body.error.code).toBe(REAL_MODEL_CALL)
+    expect(body.message).toMatch(/^\[agent-doubles\] A real model was called: GET https:\/\/api\.openai\.com\/v1\/models\nNo fake proxy is active in this test/)
   })
 
-  test('a client built at module level fails at once with the guard error under fetch failed', async () => {
+  test('a client built at module level is answered 421 with the guard message', async () => {
     expect(moduleLevelClient.baseURL).toBe('https://api.openai.com/v1')
     const error = await moduleLevelClient.chat.completions.create({ model: 'gpt-5', messages }).catch((e) => e)
-    expect(error).toBeInstanceOf(OpenAI.APIConnectionError)
-    expect(error.cause.message).toBe('fetch failed')
-    expect(error.cause.cause.code).toBe(REAL_MODEL_CALL)
-    expect(error.cause.cause.message).toMatch(/^\[agent-doubles\] A real model was called: POST https:\/\/api\.openai\.com\/v1\/chat\/completions\n/)
-    expect(error.cause.cause.message).toContain('AGENT_DOUBLES_ALLOW_REAL=1')
-    expect(error.cause.cause.message).toContain('useFakeProxy({ interceptProviders: true })')
+    expect(error).toBeInstanceOf(OpenAI.APIError)
+    expect(error).toMatchObject({ status: 421, code: REAL_MODEL_CALL })
+    expect(error.message).toMatch(/^421 \[agent-doubles\] A real model was called: POST https:\/\/api\.openai\.com\/v1\/chat\/completions\nNo fake proxy is active in this test/)
+    expect(error.message).toContain('AGENT_DOUBLES_ALLOW_REAL=1')
+    expect(error.message).toContain('useFakeProxy()')
   })
 
-  test('the module-level AI SDK provider, undici.request and https.request are refused too', async () => {
+  test('the real openai client, default retries on, makes one request, and is told no fake proxy is active and how to get one', async () => {
+    const sent = []
+    const client = withDefaultBaseUrls(() => new OpenAI({ apiKey: 'sk-test', fetch: countingFetch(sent) }))
+    expect(client.maxRetries).toBe(2)
+    const error = await client.chat.completions.create({ model: 'gpt-5', messages }).catch((e) => e)
+    expect(sent).toEqual(['https://api.openai.com/v1/chat/completions'])
+    expect(error).toMatchObject({ status: 421, code: REAL_MODEL_CALL })
+    expect(error.message).toContain('No fake proxy is active in this test')
+    expect(error.message).toContain('answered 421 (x-should-retry: false) so the client does not retry')
+    expect(error.message).toContain("Jest: const proxy = useFakeProxy() (from 'agent-doubles/jest')")
+  })
+
+  test('the real Anthropic client, default retries on, makes one request too', async () => {
+    const sent = []
+    const client = withDefaultBaseUrls(() => new Anthropic({ apiKey: 'sk-ant-test', fetch: countingFetch(sent) }))
+    expect(client.maxRetries).toBe(2)
+    const error = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 16, messages }).catch((e) => e)
+    expect(sent).toEqual(['https://api.anthropic.com/v1/messages'])
+    expect(error).toBeInstanceOf(Anthropic.APIError)
+    expect(error.status).toBe(421)
+    expect(error.message).toMatch(/^421 \[agent-doubles\] A real model was called: POST https:\/\/api\.anthropic\.com\/v1\/messages\nNo fake proxy is active in this test/)
+  })
+
+  test('the module-level AI SDK provider, undici.request and https.request are answered 421 too, nothing sent', async () => {
     await expect(generateText({ model: openai('gpt-5'), prompt: 'hi', maxRetries: 0 })).rejects.toThrow(
       'A real model was called: POST https://api.openai.com/v1/responses',
     )
-    await expect(undici.request('https://api.anthropic.com/v1/messages', { method: 'POST', body: '{}' })).rejects.toMatchObject({
-      code: REAL_MODEL_CALL,
-      url: 'https://api.anthropic.com/v1/messages',
-    })
-    await expect(send(https.request, 'https://api.openai.com/v1/models', { lookup })).rejects.toMatchObject({ code: REAL_MODEL_CALL })
+    const response = await undici.request('https://api.anthropic.com/v1/messages', { method: 'POST', body: '{}' })
+    expect(response.statusCode).toBe(421)
+    expect((await response.body.json()).error).toMatchObject({ code: REAL_MODEL_CALL })
+    const sent = await send(https.request, 'https://api.openai.com/v1/models', { lookup })
+    expect(sent.status).toBe(421)
+    expect(JSON.parse(sent.body).message).toContain('No fake proxy is active in this test')
     expect(lookups).toEqual([])
   })
 
@@ -103,7 +137,8 @@ describe('the guard of agent-doubles/jest/setup', () => {
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       const port = server.address().port
-      await expect(send(http.get, `http://api.openai.com:${port}/v1/models`, { lookup })).rejects.toMatchObject({ code: REAL_MODEL_CALL })
+      expect((await send(http.get, `http://api.openai.com:${port}/v1/models`, { lookup })).status).toBe(421)
+      expect(lookups).toEqual([])
       process.env.AGENT_DOUBLES_ALLOW_REAL = '1'
       const sent = await send(http.get, `http://api.openai.com:${port}/v1/models`, { lookup })
       expect(sent.body).toBe(`reached api.openai.com:${port}/v1/models`)
@@ -153,9 +188,11 @@ describe('useFakeProxy({ interceptProviders: true })', () => {
 describe('useFakeProxy({ interceptProviders: false })', () => {
   const proxy = useFakeProxy({ interceptProviders: false })
 
-  test('a default-URL client is refused, not routed', async () => {
+  test('a default-URL client is refused, not routed: answered 421 naming the active fake', async () => {
     const client = withDefaultBaseUrls(() => new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }))
-    await expect(client.models.list()).rejects.toMatchObject({ cause: { cause: { code: REAL_MODEL_CALL } } })
+    const error = await client.models.list().catch((e) => e)
+    expect(error).toMatchObject({ status: 421, code: REAL_MODEL_CALL })
+    expect(error.message).toContain(`A fake proxy is active in this test (${proxy.url}), but this client does not point at it`)
     expect(proxy).toHaveReceivedRequests(0)
   })
 

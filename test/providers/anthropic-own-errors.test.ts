@@ -40,6 +40,26 @@ describe('Anthropic errors the fake makes itself, and usage', () => {
     expect((broken.error as { request_id?: string }).request_id).toBe(broken.requestID)
   })
 
+  test('a refusal, a closed lane and a malformed request on an Anthropic route carry request_id too', async () => {
+    const proxy = await startProxy({ llm: scriptedLLM(['never']) })
+    proxy.refuse('policy_denied', { message: 'no secrets' })
+    const refused = (await anthropicFor(proxy).messages.create(ask).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>
+    expect(refused).toBeInstanceOf(Anthropic.APIError)
+    expect(refused.error).toMatchObject({ type: 'error', error: { message: 'no secrets' } })
+    expect((refused.error as { request_id?: string }).request_id).toBe(refused.requestID)
+    expect(refused.requestID).toMatch(/^req_011C/)
+    // A lane's URL after the lane closed: 404 in Anthropic's shape, with a request id in both places.
+    const lane = proxy.lane('gone')
+    const laneUrl = lane.url
+    await lane.close()
+    const closed = await fetch(`${laneUrl}/v1/messages`, { method: 'POST', headers: { 'anthropic-version': '2023-06-01', 'content-type': 'application/json' }, body: JSON.stringify(ask) })
+    expect(closed.status).toBe(404)
+    const closedBody = (await closed.json()) as { request_id?: string }
+    expect(closedBody).toMatchObject({ type: 'error', error: { type: 'not_found_error' } })
+    expect(closedBody.request_id).toBe(closed.headers.get('request-id'))
+    expect(closedBody.request_id).toMatch(/^req_011C/)
+  })
+
   test('usage carries inference_geo, in JSON and in the stream’s message_start', async () => {
     const proxy = await startProxy({ llm: scriptedLLM(['one', 'two']) })
     const message = await anthropicFor(proxy).messages.create(ask)

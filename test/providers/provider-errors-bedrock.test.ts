@@ -23,7 +23,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime'
 import { ConfiguredRetryStrategy } from '@smithy/core/retry'
 import { describe, expect, onTestFinished, test } from 'vitest'
-import { providerError, scriptedLLM, type ProviderErrorName } from '../../src/index.js'
+import { ProviderError, providerError, scriptedLLM, type LLM, type ProviderErrorName } from '../../src/index.js'
 import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { startProxy } from '../proxy/helpers.js'
 
@@ -118,5 +118,62 @@ describe('provider errors on Bedrock through @aws-sdk/client-bedrock-runtime', (
     expect(throttled).toBeInstanceOf(ThrottlingException)
     expect(throttled.$metadata.attempts).toBe(3)
     expect(proxy.requests.map((request) => request.status)).toEqual([400, 429, 429, 429])
+  })
+
+  /** A brain that streams a word, then throws provider error `name`. */
+  function failingMidStream(name: Answered): LLM {
+    return {
+      generate: () => Promise.reject(new Error('unused')),
+      async *stream() {
+        yield { type: 'text-delta' as const, text: 'partial' }
+        throw new ProviderError(name)
+      },
+    }
+  }
+
+  /** The stream exception the SDK throws for each name once a stream has started (the members the streams carry). */
+  const midStream: Record<Answered, abstract new (...args: never[]) => BedrockRuntimeServiceException> = {
+    rate_limit: ThrottlingException,
+    insufficient_quota: ThrottlingException,
+    invalid_api_key: ValidationException,
+    permission_denied: ValidationException,
+    model_not_found: ValidationException,
+    context_length_exceeded: ValidationException,
+    content_filter: ValidationException,
+    overloaded: ServiceUnavailableException,
+    server_error: InternalServerException,
+  }
+
+  test.each(Object.keys(midStream) as Answered[])('%s after ConverseStream started: the SDK throws its exception class while reading', async (name) => {
+    const proxy = await startProxy({ llm: failingMidStream(name) })
+    const answer = await bedrockFor(proxy).send(new ConverseStreamCommand(converse))
+    const text: string[] = []
+    const error = await (async () => {
+      for await (const event of answer.stream ?? []) if (event.contentBlockDelta?.delta?.text) text.push(event.contentBlockDelta.delta.text)
+    })().then(
+      () => undefined,
+      (failure: unknown) => failure,
+    )
+    expect(text.join('')).toBe('partial')
+    expect(error).toBeInstanceOf(midStream[name])
+    expect((error as Error).name).toBe(midStream[name].name)
+  })
+
+  test('InvokeModelWithResponseStream: a throttling error mid-stream is a ThrottlingException, overloaded a ServiceUnavailableException', async () => {
+    const claude = 'anthropic.claude-3-5-haiku-20241022-v1:0'
+    const body = JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] })
+    for (const name of ['rate_limit', 'overloaded'] as const) {
+      const proxy = await startProxy({ llm: failingMidStream(name) })
+      const answer = await bedrockFor(proxy).send(new InvokeModelWithResponseStreamCommand({ modelId: claude, body, contentType: 'application/json' }))
+      let chunks = 0
+      const error = await (async () => {
+        for await (const event of answer.body ?? []) if (event.chunk) chunks++
+      })().then(
+        () => undefined,
+        (failure: unknown) => failure,
+      )
+      expect(chunks).toBeGreaterThan(0)
+      expect(error).toBeInstanceOf(midStream[name])
+    }
   })
 })

@@ -36,9 +36,11 @@ describe.each(codes)('refuse(%s)', (code, { status, retried }) => {
     })
     expect(anthropic.status).toBe(status)
     expect(anthropic.headers.get('x-viper-error')).toBe(code)
+    // Like every Anthropic error body, a refusal carries the request id of the request-id header (SPEC §21).
     expect(await anthropic.json()).toEqual({
       type: 'error',
       error: { type: expect.any(String), message: expect.any(String), code, hint: 'a hint' },
+      request_id: anthropic.headers.get('request-id'),
     })
     expect(proxy.refusals.map((refusal) => [refusal.code, refusal.status])).toEqual([
       [code, status],

@@ -6,6 +6,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
 import OpenAI from 'openai'
 import { describe, expect, test } from 'vitest'
+import { WebSocket } from 'ws'
 import '../../fixtures/vitest.js'
 import { customToolCall, scriptedLLM, toolCall } from '../../src/index.js'
 import { postJson, startProxy } from './helpers.js'
@@ -61,7 +62,63 @@ describe('lanes by header, and requests turned away', () => {
     expect(answer.status).toBe(409)
     expect(proxy.requests).toEqual([expect.objectContaining({ status: 409, method: 'POST', path: '/v1/chat/completions', error: expect.objectContaining({ message: expect.stringContaining('"one", "two"') }) })])
   })
+
+  test('refused WebSocket upgrades are recorded as refused requests are: the 409 at the root, a closed lane, an unknown path', async () => {
+    const proxy = await startProxy()
+    proxy.lane('one', { test: true })
+    const two = proxy.lane('two', { test: true })
+    expect(await upgradeStatus(`${proxy.url}/v1/responses`)).toBe(409)
+    const gone = proxy.lane('gone')
+    const goneUrl = gone.url
+    await gone.close()
+    expect(await upgradeStatus(`${goneUrl}/v1/realtime?model=gpt-realtime`)).toBe(404)
+    expect(await upgradeStatus(`${two.url}/v1/nowhere`)).toBe(404)
+    expect(proxy.requests.filter((request) => request.lane === undefined)).toEqual([
+      expect.objectContaining({ status: 409, method: 'GET', path: '/v1/responses', dialect: 'openai-responses', error: expect.objectContaining({ message: expect.stringContaining('"one", "two"') }) }),
+      expect.objectContaining({ status: 404, method: 'GET', path: '/v1/realtime', dialect: 'openai-realtime', error: expect.objectContaining({ message: expect.stringContaining('"gone"') }) }),
+    ])
+    // An unknown path in a lane is turned away by the lane, and recorded there.
+    expect(two.requests).toEqual([expect.objectContaining({ status: 404, lane: 'two', path: '/v1/nowhere', error: expect.objectContaining({ message: expect.stringContaining('no WebSocket route') }) })])
+  })
+
+  test('x-agent-doubles-lane names the lane of a WebSocket too', async () => {
+    const proxy = await startProxy()
+    proxy.lane('one', { test: true })
+    const two = proxy.lane('two', { test: true })
+    two.use(scriptedLLM(['over the socket']))
+    const ws = new WebSocket(`${proxy.url.replace(/^http/, 'ws')}/v1/responses`, { headers: { 'x-agent-doubles-lane': 'two' } })
+    const completed = new Promise<Record<string, unknown>>((resolve, reject) => {
+      ws.on('message', (data) => {
+        const event = JSON.parse(String(data)) as Record<string, unknown>
+        if (event.type === 'response.completed') resolve(event)
+      })
+      ws.once('error', reject)
+    })
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+    ws.send(JSON.stringify({ type: 'response.create', model: 'gpt-5', input: 'hi' }))
+    expect(JSON.stringify(await completed)).toContain('over the socket')
+    ws.close()
+    expect(two.requests.map((request) => [request.lane, request.session])).toEqual([['two', two.sessions[0]!.id]])
+    expect(proxy.requests.filter((request) => request.status !== undefined)).toEqual([])
+  })
 })
+
+/** The status an upgrade to `url` is refused with (`ws`'s `unexpected-response`), or 101 when it is served. */
+function upgradeStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url.replace(/^http/, 'ws'))
+    ws.once('unexpected-response', (_req, res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+      ws.terminate()
+    })
+    ws.once('open', () => {
+      resolve(101)
+      ws.close()
+    })
+    ws.once('error', reject)
+  })
+}
 
 describe("Claude Code's requests", () => {
   const claudeClient = (url: string, betas = CLAUDE_BETAS): Anthropic =>

@@ -39,6 +39,31 @@ describe.skipIf(unavailable !== undefined).concurrent(`Codex SDK 0.163.0${unavai
     expect(answer.text).toBe('The launch code is 4217.')
     expect(fakeProxy).toHaveRequestedTool('exec')
     expect(fakeProxy).toHaveReceivedToolResult('exec', expect.stringContaining('4217'))
+    // Both turns went over the Responses WebSocket (no HTTP fallback), each continuing from the
+    // response before it, and each record offers the tools Codex sent once, on its prewarm.
+    const turns = fakeProxy.requests.filter((request) => !request.side)
+    expect(turns).toHaveLength(2)
+    for (const turn of turns) {
+      expect(turn.session).toEqual(expect.any(String))
+      expect((turn.json as { previous_response_id?: unknown }).previous_response_id).toEqual(expect.any(String))
+      expect(turn.request.tools).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'exec', custom: true })]))
+      expect(turn.request.system).toContain('You are Codex')
+    }
+    expect(fakeProxy).toHaveSentValidRequests({ includeSide: true })
+  })
+
+  test('a FakeMcpServer tool round trip: exec calls the MCP tool as a nested tool (tools.mcp__notes__lookup)', async ({ fakeProxy, scriptedLLM, fakeMcp }) => {
+    // Codex's default model is not offered MCP tools as tools of its own: they are nested tools of
+    // `exec` (deferred ones, listed in its `ALL_TOOLS`, not in its description), called from the
+    // JavaScript `exec` runs.
+    const mcp = await fakeMcp({ tools: { lookup: { description: 'Looks up a city', responses: 'Paris: sunny, 21 °C' } } })
+    fakeProxy.use(scriptedLLM([customToolCall('exec', 'const r = await tools.mcp__notes__lookup({ city: "Paris" }); text(r.content[0].text)'), 'It is sunny in Paris.']))
+    const answer = await runCodex({ url: fakeProxy.url, env: fakeProxy.env, prompt: 'Weather in Paris?', cwd: work.dir, mcpUrl: mcp.url })
+    timed('MCP round trip', answer.ms)
+    expect(answer.text).toBe('It is sunny in Paris.')
+    expect(mcp).toHaveCalledMcpTool('lookup', { city: 'Paris' })
+    expect(fakeProxy).toHaveReceivedToolResult('exec', expect.stringContaining('Paris: sunny, 21 °C'))
+    expect(fakeProxy).toHaveSentValidRequests({ includeSide: true })
   })
 
   test('a provider error Codex retries (500), then the scripted answer', async ({ fakeProxy, scriptedLLM }) => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { installMatchers } from '../../matchers/index.js'
 import { WebSocket as WsWebSocket } from 'ws'
 import { z } from 'zod'
-import { scriptedLLM, toolCall } from '../../src/index.js'
+import { customToolCall, scriptedLLM, toolCall } from '../../src/index.js'
 import { startProxy } from '../proxy/helpers.js'
 import type { FakeProxy } from '../../src/server/fake-proxy.js'
 
@@ -77,6 +77,8 @@ describe('Responses over WebSocket with @openai/agents useResponsesWebSocket', (
     expect(sessions).toHaveLength(1)
     expect(sessions[0]).toMatchObject({ transport: 'openai-responses', path: '/v1/responses' })
     expect(sessions[0]!.events.map((event) => event.type)).toEqual(['response.create', 'response.create'])
+    // Each response's record names the session that carried it.
+    expect(requests.map((request) => request.session)).toEqual([sessions[0]!.id, sessions[0]!.id])
   })
 
   test('a lane serves its own WebSocket; the proxy sees it, a sibling lane does not', async () => {
@@ -114,6 +116,34 @@ describe('Responses over WebSocket on the wire (as Codex sends it)', () => {
     expect(proxy.requests).toHaveLength(1)
     const texts = proxy.requests[0]!.request.messages.flatMap((message) => message.content.map((part) => (part.type === 'text' ? part.text : part.type)))
     expect(texts).toEqual(['fix the bug', 'go ahead'])
+    ws.close()
+  })
+
+  test("the prewarm's tools and developer text carry over to the turns that continue from it (instructions do not)", async () => {
+    // Codex offers its tools once, as an `additional_tools` input item of the prewarm, and each
+    // turn continues from the response before it by `previous_response_id`.
+    const llm = scriptedLLM([customToolCall('exec', 'text("hi")'), 'It printed hi.'])
+    const proxy = await startProxy({ llm })
+    const { ws, next } = await rawSocket(`${proxy.url}/v1/responses`, { 'openai-beta': 'responses_websockets=2026-02-06' })
+    const tools = { type: 'additional_tools', role: 'developer', tools: [{ type: 'namespace', name: 'functions', tools: [{ type: 'custom', name: 'exec', description: 'Run JavaScript', format: { type: 'text' } }] }] }
+    const developer = { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'You are Codex.' }] }
+    ws.send(JSON.stringify({ type: 'response.create', model: 'gpt-6.1-sol', instructions: 'Not carried.', input: [tools, developer], generate: false, store: false }))
+    const warm = (await next('response.completed')).response as { id: string }
+    const user = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'say hi' }] }
+    ws.send(JSON.stringify({ type: 'response.create', model: 'gpt-6.1-sol', previous_response_id: warm.id, input: [user], store: false }))
+    const first = (await next('response.completed')).response as { id: string; output: Array<Record<string, unknown>> }
+    expect(first.output).toEqual([expect.objectContaining({ type: 'custom_tool_call', name: 'exec', input: 'text("hi")' })])
+    const callId = first.output[0]!.call_id as string
+    ws.send(JSON.stringify({ type: 'response.create', model: 'gpt-6.1-sol', previous_response_id: first.id, input: [{ type: 'custom_tool_call_output', call_id: callId, output: 'hi' }], store: false }))
+    const second = (await next('response.completed')).response as { output: Array<{ content?: Array<{ text: string }> }> }
+    expect(second.output[0]!.content![0]!.text).toBe('It printed hi.')
+    for (const request of llm.requests) {
+      expect(request.tools).toEqual([expect.objectContaining({ name: 'exec', custom: true, namespace: 'functions' })])
+      expect(request.system).toBe('You are Codex.')
+    }
+    expect(proxy).toHaveRequestedTool('exec')
+    expect(proxy).toHaveReceivedToolResult('exec', 'hi')
+    expect(proxy).toHaveSentValidRequests()
     ws.close()
   })
 

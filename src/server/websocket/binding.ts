@@ -6,11 +6,11 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ProxyState } from '../handle-request.js'
-import type { LaneTable } from '../lanes.js'
+import { laneHeaderOf, type LaneTable } from '../lanes.js'
 import { LiveSession } from './live-session.js'
 import { RealtimeSession } from './realtime-session.js'
 import { ResponsesSession } from './responses-session.js'
-import { WebSocketHub, refuseUpgrade } from './upgrade.js'
+import { WebSocketHub, turnAwayUpgrade } from './upgrade.js'
 
 /** A hub serving the three transports of SPEC §18. */
 export function webSocketHub(): WebSocketHub {
@@ -21,17 +21,24 @@ export function webSocketHub(): WebSocketHub {
   })
 }
 
-/** The server's `upgrade` listener: the lane the URL names (as for HTTP), then the hub. */
+/**
+ * The server's `upgrade` listener: the lane the URL (or the `x-agent-doubles-lane` header) names,
+ * as for HTTP, then the hub. An upgrade that reaches no lane is refused and recorded on the
+ * proxy itself, as a turned-away HTTP request is.
+ */
 export function upgradeHandler(hub: WebSocketHub, lanes: LaneTable, root: ProxyState): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (req, socket, head) => {
-    const choice = lanes.choose(req.url ?? '/', root)
+    const choice = lanes.choose(req.url ?? '/', root, laneHeaderOf(req))
     if (choice.kind === 'lane') return hub.accept(req, socket, head, choice.state, choice.url)
     const path = choice.url.split('?')[0] ?? '/'
     if (choice.kind === 'closed') {
-      return refuseUpgrade(socket, 404, path, `[agent-doubles] FakeProxy lane ${choice.name === undefined ? `~${choice.id}` : `"${choice.name}" (~${choice.id})`} is closed; a lane lives as long as the test that took it`)
+      const lane = choice.name === undefined ? `~${choice.id}` : `"${choice.name}" (~${choice.id})`
+      return turnAwayUpgrade(req, socket, root, 404, path, `[agent-doubles] FakeProxy lane ${lane} is closed${choice.name === undefined ? ' or never existed' : ''}; a lane lives as long as the test that took it`)
     }
-    refuseUpgrade(
+    turnAwayUpgrade(
+      req,
       socket,
+      root,
       409,
       path,
       `[agent-doubles] FakeProxy: this WebSocket names no lane and ${choice.tests.length} tests are running (${choice.tests.map((name) => JSON.stringify(name)).join(', ')}); build the client from fakeProxy.url (the test's own lane)`,

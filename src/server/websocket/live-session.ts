@@ -13,6 +13,7 @@ import { isSilence } from '../../wire/pcm16.js'
 import { LiveTurnEncoder, liveMessageKind, readSetup, type LiveSetup } from '../../wire/gemini/live.js'
 import { MAX_AUDIO_BUFFER_BYTES } from './bounds.js'
 import { admitTurn, brainFor, pumpTurn, TurnCancel, turnFailureOf, turnRecord, type TurnFailure } from './model-turn.js'
+import { turnFaults } from './turn-faults.js'
 import { Session, type ClientFault, type SessionContext } from './session.js'
 
 /** Close codes the Live API uses. */
@@ -136,6 +137,8 @@ export class LiveSession extends Session {
     }
     const turn = { state: this.state, identity: this.identity, dialect: 'gemini-live' as const, session: this.record.id, path: this.record.path, headers: this.record.headers, event: message, request }
     const record = turnRecord(turn)
+    // Misbehaviour and chaos (SPEC §19), decided before admitTurn answers a provider error chaos chose.
+    const faulty = turnFaults(this.state, record, this)
     const failure = admitTurn(turn, record)
     if (failure) return this.#fail(failure)
     const encoder = new LiveTurnEncoder(setup, (serverMessage) => {
@@ -149,7 +152,7 @@ export class LiveSession extends Session {
       this.#room = undefined
       return waiting
     }
-    pumpTurn(brainFor(this.state, this.identity), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', cancel: active.cancel, room, maxDeltaChars: setup.audio ? 100 : undefined })
+    pumpTurn(faulty(brainFor(this.state, this.identity)), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', cancel: active.cancel, room, maxDeltaChars: setup.audio ? 100 : undefined })
       .then(() => {
         // What the model said stays in the conversation, answered or cut.
         if (encoder.parts.length > 0) this.#contents.push({ role: 'model', parts: encoder.parts })

@@ -22,6 +22,7 @@ import {
   type RealtimeSessionObject,
 } from '../../wire/openai-realtime/session-config.js'
 import { admitTurn, brainFor, pumpTurn, TurnCancel, turnFailureOf, turnRecord, type TurnFailure } from './model-turn.js'
+import { turnFaults } from './turn-faults.js'
 import type { FakeRequest } from '../types.js'
 import { Session, type ClientFault, type SessionContext } from './session.js'
 
@@ -287,6 +288,8 @@ export class RealtimeSession extends Session {
         if (room) this.#room = room
       },
     })
+    // Misbehaviour and chaos (SPEC §19), decided before admitTurn answers a provider error chaos chose.
+    const faulty = turnFaults(this.state, record, this)
     const failure = admitTurn(turn, record)
     encoder.start()
     if (failure) return this.#fail(encoder, failure, eventId)
@@ -297,7 +300,7 @@ export class RealtimeSession extends Session {
       this.#room = undefined
       return waiting
     }
-    pumpTurn(brainFor(this.state, this.identity), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', cancel: active.cancel, room, maxDeltaChars: modalities.includes('audio') ? SPOKEN_DELTA_CHARS : undefined })
+    pumpTurn(faulty(brainFor(this.state, this.identity)), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', cancel: active.cancel, room, maxDeltaChars: modalities.includes('audio') ? SPOKEN_DELTA_CHARS : undefined })
       .catch((error: unknown) => {
         if (!active.cancel.cancelled && !this.closed) this.#fail(encoder, turnFailureOf(error), eventId)
       })

@@ -10,7 +10,6 @@ import { handleRequest } from '../handle-request.js'
 import { inProcessTransport, type InProcessTransport } from '../in-process.js'
 import { answerCrash } from '../crash-answer.js'
 import { serverErrorBody } from '../server-errors.js'
-import { wireId } from '../../wire/wire-ids.js'
 import { BadRequest } from '../../wire/dialect.js'
 import { openaiResponses } from '../../wire/openai-responses/codec.js'
 import { RESPONSE_CREATE, SseDataReader, errorEvent, isWarmup, responseCreateBody } from '../../wire/openai-responses/websocket.js'
@@ -31,7 +30,8 @@ export class ResponsesSession extends Session {
     super(context, 'openai-responses')
     const state = this.state
     this.#transport = inProcessTransport(
-      (req, res) => handleRequest(req, res, state),
+      // Each response's record names this session, as a Realtime or Live turn's does.
+      (req, res) => handleRequest(req, res, state, this.record.id),
       (res, error) => answerCrash(res.req ?? ({ method: 'POST', url: '/v1/responses', headers: {} } as never), res, error, serverErrorBody),
     )
     // The upgrade's headers travel with every response: credentials and X-Viper-* identity.
@@ -109,8 +109,9 @@ export class ResponsesSession extends Session {
 
   /**
    * Codex's prewarm (`generate: false`): a response created and completed with no output, the
-   * brain not asked and nothing recorded; its input is remembered under its id, so the next
-   * `response.create` can continue from it with `previous_response_id`.
+   * brain not asked and nothing recorded; its input (messages, developer text, offered tools) is
+   * remembered under its id by the encoder, so the next `response.create` can continue from it
+   * with `previous_response_id`.
    */
   #warmup(event: Record<string, unknown>): void {
     const json = responseCreateBody(event)
@@ -125,6 +126,5 @@ export class ResponsesSession extends Session {
     const context = { request, json, id, created: Math.floor(Date.now() / 1000), memory: this.state.memory }
     const encode = openaiResponses.encodeStream(context, (frame) => void this.send(frameData(frame)))
     encode({ type: 'finish', response: { content: [], finishReason: 'stop', usage: { inputTokens: 0, outputTokens: 0 }, model: request.model } })
-    this.state.memory.set(wireId('response', id), request.messages)
   }
 }

@@ -167,6 +167,8 @@ export abstract class Session {
 
   /** Cuts the connection at once (a client that reads nothing). */
   drop(): void {
+    // What this turn sent goes out before the connection is cut (a fault's last frame).
+    if (this.#corked) this.#uncork()
     this.ws.terminate()
     this.#ended(1006)
   }

@@ -14,6 +14,7 @@ import type { ProxyState } from '../handle-request.js'
 import { errorStyleFor } from '../../wire/dialects.js'
 import { MAX_MESSAGE_BYTES } from './bounds.js'
 import { loopShare, type Deferred } from './loop-share.js'
+import { turnedAwayRecord } from '../turned-away.js'
 import { sessionBookOf, type WebSocketTransport } from './session-book.js'
 import type { Session, SessionContext } from './session.js'
 
@@ -51,9 +52,11 @@ export class WebSocketHub {
     // `@google/genai` joins its base URL and path with a slash too many (`//ws/…`).
     const path = (query === -1 ? url : url.slice(0, query)).replace(/\/{2,}/g, '/')
     const transport = transportForPath(path)
-    if (!transport) return refuseUpgrade(socket, 404, path, `[agent-doubles] FakeProxy: no WebSocket route for ${path}; WebSockets are served on /v1/realtime, /v1/responses and Gemini Live's BidiGenerateContent`)
+    if (!transport) {
+      return turnAwayUpgrade(req, socket, state, 404, path, `[agent-doubles] FakeProxy: no WebSocket route for ${path}; WebSockets are served on /v1/realtime, /v1/responses and Gemini Live's BidiGenerateContent`)
+    }
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
-      return refuseUpgrade(socket, 426, path, `[agent-doubles] FakeProxy: ${path} upgrades to websocket only, not ${JSON.stringify(req.headers.upgrade ?? '')}`)
+      return turnAwayUpgrade(req, socket, state, 426, path, `[agent-doubles] FakeProxy: ${path} upgrades to websocket only, not ${JSON.stringify(req.headers.upgrade ?? '')}`)
     }
     if (!loopShare.admit()) {
       // Many at once: the handshake waits for a later turn (a socket gone by then is let go).
@@ -88,6 +91,16 @@ export class WebSocketHub {
     for (const session of this.#live) session.drop()
     this.#live.clear()
   }
+}
+
+/**
+ * Refuses an upgrade ({@link refuseUpgrade}) and records it on `state` (the lane its URL or
+ * header named, else the proxy itself) like a turned-away HTTP request (SPEC §17): in
+ * `requests`, with its `status` and the message it was answered with.
+ */
+export function turnAwayUpgrade(req: IncomingMessage, socket: Duplex, state: ProxyState, status: number, path: string, message: string): void {
+  state.requests.push(turnedAwayRecord(req, path, { status, message }, { lane: state.lane, dialect: transportForPath(path) }))
+  refuseUpgrade(socket, status, path, message)
 }
 
 /**

@@ -26,6 +26,10 @@ import {
 import { wireId } from '../wire-ids.js'
 import { jsonStringContent } from '../../internal/json-string.js'
 import { anthropicProviderError } from './errors.js'
+import { anthropicOutputLimitError } from './limits.js'
+import { anthropicLayout } from './cache.js'
+import { validateAnthropic } from './validate.js'
+import { betasOf } from '../validate.js'
 
 /** The Anthropic Messages dialect. */
 export const anthropicMessages: ModelDialect = {
@@ -33,6 +37,10 @@ export const anthropicMessages: ModelDialect = {
   kind: 'model',
   errorStyle: 'anthropic',
   providerError: anthropicProviderError,
+  contextTooLongMessage: (tokens, window) => `prompt is too long: ${tokens} tokens > ${window} maximum`,
+  outputLimitError: anthropicOutputLimitError,
+  validate: (json, _memory, headers) => validateAnthropic(json, betasOf(headers['anthropic-beta'])),
+  prompt: { layout: (json) => anthropicLayout(json) },
   needs: ['anthropic_messages'],
   toolCallIds: 'anthropic-tool-use',
   decode,

@@ -19,5 +19,5 @@ export const anthropicCountTokens: DirectDialect = {
   modelTraffic: false,
   // The same body as a Messages request (model, messages, system, tools), without max_tokens.
   decode: (json, target, memory) => anthropicMessages.decode({ ...json, max_tokens: 1 }, target, memory),
-  answer: async (request, context) => ({ input_tokens: (await countPrompt('tokenizer', 'anthropic-messages', context.json, request)).input }),
+  answer: async (request, context) => ({ input_tokens: (await countPrompt('tokenizer', anthropicMessages, context.json, request)).input }),
 }

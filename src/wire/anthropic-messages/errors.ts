@@ -4,6 +4,8 @@
  * `anthropic-ratelimit-*` headers the API sends (https://docs.claude.com/en/api/errors).
  * @module
  */
+import { randomUUID } from 'node:crypto'
+import { wireId } from '../wire-ids.js'
 import { isRetried, retryHeaders, type AnsweredProviderError, type ProviderErrorAnswer, type ProviderErrorDetail } from '../provider-error.js'
 
 function anthropicWireError(name: AnsweredProviderError, model: string): { status: number; type: string; message: string } {
@@ -57,7 +59,15 @@ export function anthropicProviderError(name: AnsweredProviderError, detail: Prov
  * @example
  * withRequestId({ type: 'error', error: { type: 'not_found_error', message } }, 'req_1').request_id // 'req_1'
  */
-export function withRequestId(body: unknown, requestId: string): unknown {
+export function withRequestId(body: unknown, requestId: string = freshRequestId()): unknown {
   if (typeof body !== 'object' || body === null || (body as { type?: unknown }).type !== 'error' || 'request_id' in body) return body
   return { ...body, request_id: requestId }
+}
+
+/**
+ * A request id in Anthropic's format for an answer no proxy request numbers (a lane that is
+ * closed, a malformed HTTP request, the fake's own crash): unique rather than deterministic.
+ */
+export function freshRequestId(): string {
+  return wireId('anthropic-request', randomUUID())
 }

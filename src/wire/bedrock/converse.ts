@@ -22,7 +22,9 @@ import {
   type SseFrame,
   type StreamEncoder,
 } from '../dialect.js'
-import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamError } from './errors.js'
+import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamErrorFor } from './errors.js'
+import { converseOutputLimitError } from './limits.js'
+import { converseLayout } from './cache.js'
 import { decodeSegment } from '../params.js'
 import { checkConverseFields } from './strict.js'
 import { quoteValue } from '../shape.js'
@@ -243,8 +245,10 @@ export const bedrockConverse: ModelDialect = {
   decode,
   errorAnswer: bedrockErrorAnswer,
   providerError: bedrockProviderError,
+  outputLimitError: converseOutputLimitError,
+  prompt: { layout: (json) => converseLayout(json) },
   encodeJson,
   encodeStream,
   framing: () => 'eventstream',
-  streamError: (message) => [bedrockStreamError(message)],
+  streamError: (message, _framesSent, _context, name) => [bedrockStreamErrorFor(message, name)],
 }

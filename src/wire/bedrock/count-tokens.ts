@@ -10,6 +10,7 @@ import { BadRequest, record, type DirectDialect } from '../dialect.js'
 import { countPrompt } from '../prompt-count.js'
 import { bedrockConverse, bedrockTarget } from './converse.js'
 import { bedrockErrorAnswer } from './errors.js'
+import { bedrockInvoke } from './invoke.js'
 import { anthropicMessages } from '../anthropic-messages/codec.js'
 
 /** The request a CountTokens body counts: a Converse body, or an InvokeModel (Anthropic) body. */
@@ -46,7 +47,7 @@ export const bedrockCountTokens: DirectDialect = {
   },
   answer: async (request, context) => {
     const { kind, body } = counted(context.json)
-    const result = await countPrompt('tokenizer', kind === 'converse' ? 'bedrock-converse' : 'bedrock-invoke', body, request)
+    const result = await countPrompt('tokenizer', kind === 'converse' ? bedrockConverse : bedrockInvoke, body, request)
     return { inputTokens: result.input }
   },
 }

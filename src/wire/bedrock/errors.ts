@@ -44,6 +44,39 @@ export function bedrockStreamError(message: string, type = 'InternalServerExcept
   return { event: type[0].toLowerCase() + type.slice(1), data: JSON.stringify({ message }) }
 }
 
+/**
+ * The event-stream exception each §10.2 name is sent as once a stream has started: the members
+ * ConverseStream and InvokeModelWithResponseStream carry (`throttlingException`,
+ * `validationException`, `serviceUnavailableException`, `internalServerException`), so the AWS
+ * SDK throws the same class while the stream is read as it would before it started. Exceptions
+ * the streams cannot carry (`AccessDeniedException`, `ResourceNotFoundException`,
+ * `ServiceQuotaExceededException`) become the nearest member: a refusal of the request is a
+ * `validationException`, a quota a `throttlingException`.
+ */
+const STREAM_EXCEPTIONS: Readonly<Record<AnsweredProviderError, string>> = {
+  rate_limit: 'ThrottlingException',
+  insufficient_quota: 'ThrottlingException',
+  invalid_api_key: 'ValidationException',
+  permission_denied: 'ValidationException',
+  model_not_found: 'ValidationException',
+  context_length_exceeded: 'ValidationException',
+  content_filter: 'ValidationException',
+  overloaded: 'ServiceUnavailableException',
+  server_error: 'InternalServerException',
+}
+
+/**
+ * The stream frame for an error after the stream started: the exception of provider error
+ * `name` (AWS's wording unless the test gave its own), else `internalServerException` with
+ * `message` (a brain that failed).
+ * @example
+ * bedrockStreamErrorFor('failed', 'rate_limit').event // 'throttlingException'
+ */
+export function bedrockStreamErrorFor(message: string, name?: AnsweredProviderError): SseFrame {
+  if (name === undefined) return bedrockStreamError(message)
+  return bedrockStreamError(message, STREAM_EXCEPTIONS[name])
+}
+
 /** Each §10.2 name on Bedrock: status, exception and AWS's wording. */
 const BEDROCK_ERRORS: Readonly<Record<AnsweredProviderError, { status: number; type: string; message: string }>> = {
   rate_limit: { status: 429, type: 'ThrottlingException', message: 'Too many requests, please wait before trying again.' },

@@ -9,7 +9,9 @@ import { toBase64, utf8Bytes } from '../../internal/bytes.js'
 import { BadRequest, frameData, type ModelDialect } from '../dialect.js'
 import { anthropicMessages } from '../anthropic-messages/codec.js'
 import { bedrockTarget } from './converse.js'
-import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamError } from './errors.js'
+import { bedrockErrorAnswer, bedrockProviderError, bedrockStreamErrorFor } from './errors.js'
+import { invokeOutputLimitError } from './limits.js'
+import { anthropicLayout } from '../anthropic-messages/cache.js'
 
 /** `POST /model/{modelId}/invoke` and `/invoke-with-response-stream`, for Anthropic models. */
 export const bedrockInvoke: ModelDialect = {
@@ -20,6 +22,8 @@ export const bedrockInvoke: ModelDialect = {
   needs: [],
   errorAnswer: bedrockErrorAnswer,
   providerError: bedrockProviderError,
+  outputLimitError: invokeOutputLimitError,
+  prompt: { layout: (json) => anthropicLayout(json) },
   decode: (json, target) => {
     const { modelId, operation } = bedrockTarget(target)
     if (!/anthropic|claude/i.test(modelId)) {
@@ -32,5 +36,5 @@ export const bedrockInvoke: ModelDialect = {
   encodeStream: (context, emit) =>
     anthropicMessages.encodeStream(context, (frame) => emit({ event: 'chunk', data: JSON.stringify({ bytes: toBase64(utf8Bytes(frameData(frame))) }) })),
   framing: () => 'eventstream',
-  streamError: (message) => [bedrockStreamError(message)],
+  streamError: (message, _framesSent, _context, name) => [bedrockStreamErrorFor(message, name)],
 }

@@ -26,6 +26,9 @@ import {
   type StreamFraming,
 } from '../dialect.js'
 import { geminiErrorAnswer, geminiProviderError } from './errors.js'
+import { geminiOutputLimitError } from './limits.js'
+import { geminiLayout } from './cache.js'
+import type { PromptTerms } from '../prompt-layout.js'
 import { decodeSegment, requestedDimensions } from '../params.js'
 import { geminiFinishMessage, geminiFinishReason, geminiSends } from './misbehave.js'
 
@@ -328,6 +331,18 @@ function framing(context: EncodeContext): StreamFraming {
   return context.target?.query.get('alt') === 'sse' ? 'sse' : 'json-array'
 }
 
+/** Gemini's implicit caching over its own layout (SPEC §20). */
+const generateTerms: PromptTerms = { layout: (json) => geminiLayout(json), implicit: true }
+
+/** `countTokens` counts what a generate request with the same prompt would: it may wrap a whole one. */
+const countTerms: PromptTerms = {
+  layout: (json) => {
+    const wrapped = json.generateContentRequest ?? json.generate_content_request
+    return geminiLayout(wrapped && typeof wrapped === 'object' ? (wrapped as Record<string, unknown>) : json)
+  },
+  implicit: true,
+}
+
 /** `generateContent` and `streamGenerateContent`. */
 export const geminiGenerate: ModelDialect = {
   id: 'gemini-generate',
@@ -341,6 +356,9 @@ export const geminiGenerate: ModelDialect = {
   },
   errorAnswer: geminiErrorAnswer,
   providerError: geminiProviderError,
+  contextTooLongMessage: (tokens, window) => `The input token count (${tokens}) exceeds the maximum number of tokens allowed (${window}).`,
+  outputLimitError: geminiOutputLimitError,
+  prompt: generateTerms,
   encodeJson,
   encodeStream,
   framing,
@@ -363,7 +381,7 @@ export const geminiCountTokens: DirectDialect = {
   },
   // The count a generate request with the same prompt reports as its `promptTokenCount`.
   answer: async (request, context) => {
-    const tokens = (await countPrompt('tokenizer', 'gemini-count-tokens', context.json, request)).input
+    const tokens = (await countPrompt('tokenizer', { prompt: countTerms }, context.json, request)).input
     return { totalTokens: tokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }] }
   },
 }

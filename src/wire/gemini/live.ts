@@ -10,6 +10,7 @@
 import type { ModelResponse, StreamEvent } from '../../llm/types.js'
 import { record } from '../dialect.js'
 import { speechFor } from '../pcm16.js'
+import { liveSends, liveTurnCompleteReason } from './live-misbehave.js'
 
 /** The client messages of a Live session, by their one top-level field. */
 export const LIVE_CLIENT_MESSAGES = ['setup', 'clientContent', 'realtimeInput', 'toolResponse'] as const
@@ -89,8 +90,11 @@ export class LiveTurnEncoder {
 
   /** Takes one neutral event. */
   readonly encode = (event: StreamEvent): void => {
-    if (this.#ended) return
-    if (event.type === 'text-delta') {
+    // A call with broken arguments and a refusal are not sent: the turn's end says why (./live-misbehave.ts).
+    if (this.#ended || !liveSends(event)) return
+    if (event.type === 'reasoning-delta') {
+      this.#emit({ serverContent: { modelTurn: { parts: [{ text: event.text, thought: true }] } } })
+    } else if (event.type === 'text-delta') {
       this.#text += event.text
       if (this.#setup.audio) {
         this.#emit({ serverContent: { modelTurn: { parts: [{ inlineData: { mimeType: 'audio/pcm;rate=24000', data: speechFor(event.text).toString('base64') } }] } } })
@@ -109,7 +113,8 @@ export class LiveTurnEncoder {
       const wantsTools = this.parts.some((part) => part.functionCall !== undefined)
       if (wantsTools) return this.#emit({ usageMetadata: liveUsage(event.response) })
       this.#emit({ serverContent: { generationComplete: true } })
-      this.#emit({ serverContent: { turnComplete: true }, usageMetadata: liveUsage(event.response) })
+      const reason = liveTurnCompleteReason(event.response)
+      this.#emit({ serverContent: reason ? { turnComplete: true, turnCompleteReason: reason } : { turnComplete: true }, usageMetadata: liveUsage(event.response) })
     }
   }
 

@@ -30,6 +30,9 @@ import {
 import { wireId } from '../wire-ids.js'
 import { jsonStringContent } from '../../internal/json-string.js'
 import { openaiProviderError } from './errors.js'
+import { chatOutputLimitError } from './limits.js'
+import { chatLayout } from './cache.js'
+import { validateChat } from './validate.js'
 
 /**
  * The `system_fingerprint` answers carry: real ones name the backend configuration
@@ -43,6 +46,11 @@ export const openaiChat: ModelDialect = {
   kind: 'model',
   errorStyle: 'openai',
   providerError: openaiProviderError,
+  contextTooLongMessage: (tokens, window) =>
+    `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+  outputLimitError: chatOutputLimitError,
+  validate: (json) => validateChat(json),
+  prompt: { layout: (json, _request, roles) => chatLayout(json, roles) },
   needs: [],
   toolCallIds: 'openai-call',
   decode,

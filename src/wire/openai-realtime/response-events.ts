@@ -9,7 +9,8 @@
  * @module
  */
 import type { ModelResponse, Part, StreamEvent, Usage } from '../../llm/types.js'
-import { argumentsJson, parseArguments, splitArguments } from '../dialect.js'
+import { parseArguments, splitArguments } from '../dialect.js'
+import { realtimeArguments, realtimeSaid } from './misbehave.js'
 import { speechFor } from '../pcm16.js'
 import type { RealtimeItem } from './items.js'
 
@@ -97,8 +98,10 @@ export class RealtimeResponseEncoder {
   /** Takes one neutral event (a `finish` ends the response). */
   readonly encode = (event: StreamEvent): void => {
     if (this.#ended) return
-    if (event.type === 'text-delta') this.#text(event.text)
-    else if (event.type === 'tool-call') this.#toolCall(event.id, event.name, event.args)
+    // Text, and a refusal's words: the Realtime API has no refusal part (./misbehave.ts).
+    const said = realtimeSaid(event)
+    if (said !== undefined) this.#text(said)
+    else if (event.type === 'tool-call') this.#toolCall(event.id, event.name, realtimeArguments(event))
     else if (event.type === 'finish') this.#finish(event.response)
     // Reasoning is not spoken or shown by the Realtime API.
   }
@@ -148,8 +151,8 @@ export class RealtimeResponseEncoder {
     // A brain's whole answer may carry text its deltas did not (a finish-only stream).
     if (!this.#open && this.#output.length === 0) {
       for (const part of response.content) {
-        if (part.type === 'text' && part.text !== '') this.#text(part.text)
-        else if (part.type === 'tool-call') this.#toolCall(part.id, part.name, part.args)
+        if ((part.type === 'text' || part.type === 'refusal') && part.text !== '') this.#text(part.text)
+        else if (part.type === 'tool-call') this.#toolCall(part.id, part.name, realtimeArguments(part))
       }
     }
     if (response.finishReason === 'length') this.end({ status: 'incomplete', reason: 'max_output_tokens' })
@@ -202,11 +205,11 @@ export class RealtimeResponseEncoder {
     this.#finishItem({ ...open.item, status, content: [part] }, open.outputIndex)
   }
 
-  #toolCall(callId: string, name: string, args: unknown): void {
+  /** A `function_call` item; `json` is the arguments as the model wrote them (not JSON, when it misbehaved). */
+  #toolCall(callId: string, name: string, json: string): void {
     this.#closeOpen('completed')
     const outputIndex = this.#output.length
     const id = this.#context.itemId()
-    const json = argumentsJson(args)
     const started: RealtimeItem = { id, type: 'function_call', object: 'realtime.item', status: 'in_progress', name, call_id: callId, arguments: '' }
     const startedJson = JSON.stringify(started)
     this.#send('response.output_item.added', `${this.#responseField},"output_index":${outputIndex},"item":${startedJson}`)

@@ -26,8 +26,11 @@ import {
   type StreamEncoder,
 } from '../dialect.js'
 import { wireId, type WireIdKind } from '../wire-ids.js'
-import type { ResponseMemory } from '../response-memory.js'
+import type { CarriedContext, ResponseMemory } from '../response-memory.js'
 import { openaiProviderError } from '../openai-chat/errors.js'
+import { openaiOutputLimitError } from '../openai-chat/limits.js'
+import { responsesLayout } from './cache.js'
+import { validateResponses } from './validate.js'
 
 /** The OpenAI Responses dialect. */
 export const openaiResponses: ModelDialect = {
@@ -35,6 +38,9 @@ export const openaiResponses: ModelDialect = {
   kind: 'model',
   errorStyle: 'openai',
   providerError: openaiProviderError,
+  outputLimitError: (_json, requested, max) => openaiOutputLimitError('max_output_tokens', requested, max),
+  validate: (json, memory) => validateResponses(json, (id) => memory.get(id)),
+  prompt: { layout: (json, _request, roles) => responsesLayout(json, roles) },
   needs: ['responses_api'],
   toolCallIds: 'openai-call',
   decode,
@@ -64,19 +70,22 @@ function itemId(kind: WireIdKind, context: EncodeContext, n: number): string {
 
 function decode(json: Record<string, unknown>, _target?: RequestTarget, memory?: ResponseMemory): ModelRequest {
   const model = requireString(json, 'model')
-  const system: string[] = typeof json.instructions === 'string' && json.instructions !== '' ? [json.instructions] : []
   // A conversation continued with `previous_response_id` starts from what that response saw and
-  // said (instructions are not carried over, as with OpenAI).
-  const previous = typeof json.previous_response_id === 'string' ? memory?.get(json.previous_response_id) : undefined
+  // said, and from the developer text and tools its input items offered (instructions and the
+  // `tools` parameter are not carried over, as with OpenAI).
+  const previousId = typeof json.previous_response_id === 'string' ? json.previous_response_id : undefined
+  const previous = previousId !== undefined ? memory?.get(previousId) : undefined
+  const earlier = previousId !== undefined ? memory?.carried(previousId) : undefined
   const messages: Message[] = previous ? structuredClone(previous) as Message[] : []
+  const inputSystem: string[] = []
   if (typeof json.input === 'string') messages.push({ role: 'user', content: [{ type: 'text', text: json.input }] })
-  else if (Array.isArray(json.input)) json.input.forEach((raw, n) => decodeItem(record(raw), `input[${n}]`, system, messages, memory))
+  else if (Array.isArray(json.input)) json.input.forEach((raw, n) => decodeItem(record(raw), `input[${n}]`, inputSystem, messages, memory))
   else throw new BadRequest('input must be a string or an array of input items', 'input')
   const request: ModelRequest = { model, messages, stream: json.stream === true }
+  const instructions = typeof json.instructions === 'string' && json.instructions !== '' ? [json.instructions] : []
+  const system = [...instructions, ...(earlier?.system ?? []), ...inputSystem]
   if (system.length > 0) request.system = system.join('\n\n')
-  // Codex's default models offer their tools in an input item (`additional_tools`), in namespaces.
-  const offered = Array.isArray(json.input) ? json.input.map(record).filter((item) => item.type === 'additional_tools') : []
-  const tools = [...decodeTools(json.tools), ...offered.flatMap((item) => decodeTools(item.tools))]
+  const tools = [...decodeTools(json.tools), ...(earlier?.tools ?? []), ...offeredTools(json.input)]
   if (tools.length > 0) request.tools = tools
   const toolChoice = decodeToolChoice(json.tool_choice)
   if (toolChoice) request.toolChoice = toolChoice
@@ -89,6 +98,35 @@ function decode(json: Record<string, unknown>, _target?: RequestTarget, memory?:
   const temperature = numberOr(json.temperature)
   if (temperature !== undefined) request.temperature = temperature
   return request
+}
+
+/** The tools offered in input items (`additional_tools`, Codex's default models, in namespaces). */
+function offeredTools(input: unknown): ToolDefinition[] {
+  if (!Array.isArray(input)) return []
+  return input.map(record).filter((item) => item.type === 'additional_tools').flatMap((item) => decodeTools(item.tools))
+}
+
+/** The text of a request's `developer` and `system` input items, in order. */
+function inputSystemText(input: unknown): string[] {
+  if (!Array.isArray(input)) return []
+  return input.map(record).filter((item) => isSystemItem(item)).map((item) => textOf(item.content))
+}
+
+/** Whether an input item is developer or system text (a message, not a tool list). */
+function isSystemItem(item: Record<string, unknown>): boolean {
+  return (item.role === 'system' || item.role === 'developer') && item.type !== 'additional_tools'
+}
+
+/**
+ * What a response passes on besides its messages: what the response it continued passed on,
+ * then its own input's developer text and offered tools.
+ */
+function carriedBy(json: Record<string, unknown>, memory: ResponseMemory): CarriedContext {
+  const earlier = typeof json.previous_response_id === 'string' ? memory.carried(json.previous_response_id) : undefined
+  return {
+    system: [...(earlier?.system ?? []), ...inputSystemText(json.input)],
+    tools: [...(earlier?.tools ?? []), ...offeredTools(json.input)],
+  }
 }
 
 function decodeItem(item: Record<string, unknown>, at: string, system: string[], messages: Message[], memory: ResponseMemory | undefined): void {
@@ -107,7 +145,7 @@ function decodeItem(item: Record<string, unknown>, at: string, system: string[],
   } else if (item.type === 'reasoning') {
     const text = textOf(item.summary)
     if (text !== '') appendPart(messages, 'assistant', { type: 'reasoning', text })
-  } else if (item.role === 'system' || item.role === 'developer') {
+  } else if (isSystemItem(item)) {
     system.push(textOf(item.content))
   } else if (item.role === 'assistant') {
     const text = textOf(item.content)
@@ -128,9 +166,15 @@ function remember(memory: ResponseMemory | undefined, id: string, part: Part): v
   memory?.set(id, [{ role: 'assistant', content: [part] }])
 }
 
-/** Notes an answered response's conversation (its input plus its output) under its id. */
+/**
+ * Notes an answered response's conversation under its id: its input plus its output (none for
+ * a prewarm's empty answer), and what its input items carry over.
+ */
 function rememberConversation(context: EncodeContext, response: ModelResponse): void {
-  context.memory?.set(wireId('response', context.id), [...context.request.messages, { role: 'assistant', content: response.content }])
+  const { memory } = context
+  if (!memory) return
+  const output: Message[] = response.content.length > 0 ? [{ role: 'assistant', content: response.content }] : []
+  memory.set(wireId('response', context.id), [...context.request.messages, ...output], carriedBy(context.json, memory))
 }
 
 function decodeUserContent(content: unknown): Part[] {

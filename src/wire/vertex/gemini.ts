@@ -36,7 +36,7 @@ export function onVertex<D extends WireDialect>(dialect: D): D {
       ...base,
       encodeJson: (response, context) => model.encodeJson(response, retargeted(context)),
       encodeStream: (context, emit) => model.encodeStream(retargeted(context), emit),
-      streamError: (message, framesSent, context) => model.streamError(message, framesSent, retargeted(context)),
+      streamError: (message, framesSent, context, name) => model.streamError(message, framesSent, retargeted(context), name),
       ...(model.framing ? { framing: (context: EncodeContext) => model.framing!(retargeted(context)) } : {}),
     } as ModelDialect as D
   }

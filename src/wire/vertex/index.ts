@@ -1,9 +1,9 @@
 /**
- * Vertex AI (SPEC §21): its route, serving Gemini and Anthropic models with their own dialects.
- * The one entry the list of dialects (../dialects.ts) holds for Vertex.
+ * Vertex AI (SPEC §21): its route, serving Gemini and Anthropic models with their own dialects,
+ * and its hosts. The one entry the list of dialects (../dialects.ts) holds for Vertex.
  * @module
  */
-import type { WireDialect } from '../dialect.js'
+import type { Route, WireProvider } from '../dialect.js'
 import { geminiCountTokens, geminiGenerate } from '../gemini/codec.js'
 import { anthropicOnVertex } from './anthropic.js'
 import { onVertex } from './gemini.js'
@@ -21,10 +21,21 @@ export const vertexHosts: readonly string[] = ['aiplatform.googleapis.com', '*-a
  */
 export const vertexRoute = {
   path: VERTEX_MODEL_PATH,
-  route: (match: RegExpExecArray): { method: 'POST'; dialect: WireDialect } | undefined => {
+  route: (match: RegExpExecArray): Route | undefined => {
     const [, publisher, , method] = match
     if (publisher === 'google' && VERTEX_GEMINI_METHODS.has(method)) return { method: 'POST', dialect: method === 'countTokens' ? geminiCountTokensOnVertex : geminiGenerateOnVertex }
     if (publisher === 'anthropic' && VERTEX_ANTHROPIC_METHODS.has(method)) return { method: 'POST', dialect: anthropicOnVertex }
     return undefined
   },
+}
+
+/** Vertex AI: Gemini and Anthropic models under `/v1/projects/{p}/locations/{l}/publishers/…`. */
+export const vertexProvider: WireProvider = {
+  name: 'Vertex AI',
+  dialects: [geminiGenerateOnVertex, geminiCountTokensOnVertex, anthropicOnVertex],
+  patterns: [vertexRoute],
+  // Google's error shape (Vertex answers in it for both publishers' unknown methods).
+  unknownPath: (path) => (/^\/v1(beta1)?\/projects\//.test(path) ? geminiGenerate : undefined),
+  // Vertex AI's multi-regional endpoints (`eu`, `us`) included.
+  hosts: vertexHosts.map((host) => ({ host })),
 }
