@@ -12,6 +12,7 @@ import { WebSocketServer } from 'ws'
 import { inputErrorBody } from '../../wire/dialect.js'
 import type { ProxyState } from '../handle-request.js'
 import { errorStyleFor } from '../../wire/dialects.js'
+import { geminiErrorAnswer } from '../../wire/gemini/errors.js'
 import { MAX_MESSAGE_BYTES } from './bounds.js'
 import { loopShare, type Deferred } from './loop-share.js'
 import { turnedAwayRecord } from '../turned-away.js'
@@ -112,10 +113,21 @@ export function refuseUpgrade(socket: Duplex, status: number, path: string, mess
     socket.destroy()
     return
   }
-  const style = errorStyleFor(path)
-  const text = JSON.stringify(inputErrorBody(style === 'local' ? 'openai' : style, status, message))
+  const text = JSON.stringify(upgradeErrorBody(path, status, message))
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nconnection: close\r\ncontent-type: application/json\r\n` +
       `x-should-retry: false\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
   )
+}
+
+/**
+ * The body of a refused upgrade in the dialect of the API its path is for: Gemini's
+ * `{ error: { code, message, status } }` on Gemini Live's paths (`/ws/google.…`, what
+ * `@google/genai` reads), else the route's HTTP error shape (OpenAI's for the Realtime and
+ * Responses paths).
+ */
+export function upgradeErrorBody(path: string, status: number, message: string): unknown {
+  if (/^\/*ws\/google\.|BidiGenerateContent/.test(path)) return geminiErrorAnswer(status, message).body
+  const style = errorStyleFor(path)
+  return inputErrorBody(style === 'local' ? 'openai' : style, status, message)
 }
