@@ -34,6 +34,7 @@ const sidebar: DefaultTheme.Sidebar = [
       ['Getting started: Vitest', '/guide/getting-started-vitest'],
       ['Getting started: Jest', '/guide/getting-started-jest'],
       ['Entry points', '/reference/entry-points'],
+      ['Public names', '/reference/public-names'],
       ['Architecture', '/guide/architecture'],
     ),
   },

@@ -21,6 +21,9 @@ fs.writeFileSync(
   `module.exports = ${JSON.stringify({
     rootDir: dir,
     testEnvironment: 'node',
+    // As in jest.config.cjs: on a loaded machine a child's first request (recording through the
+    // upstream) can take longer than Jest's default 5 s.
+    testTimeout: 15_000,
     transform: {},
     testMatch: ['<rootDir>/*.spec.cjs'],
     moduleNameMapper: {

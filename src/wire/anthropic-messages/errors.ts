@@ -4,7 +4,6 @@
  * `anthropic-ratelimit-*` headers the API sends (https://docs.claude.com/en/api/errors).
  * @module
  */
-import { randomUUID } from 'node:crypto'
 import { wireId } from '../wire-ids.js'
 import { isRetried, retryHeaders, type AnsweredProviderError, type ProviderErrorAnswer, type ProviderErrorDetail } from '../provider-error.js'
 
@@ -69,5 +68,6 @@ export function withRequestId(body: unknown, requestId: string = freshRequestId(
  * closed, a malformed HTTP request, the fake's own crash): unique rather than deterministic.
  */
 export function freshRequestId(): string {
-  return wireId('anthropic-request', randomUUID())
+  // Web Crypto's, not node:crypto's: the wire loads in edge runtimes and browsers (in-process transport).
+  return wireId('anthropic-request', globalThis.crypto.randomUUID())
 }

@@ -8,7 +8,8 @@ import { openaiFor, startProxy } from '../helpers.js'
 import { sendRaw } from './raw-socket.js'
 
 const openaiShape = { error: { message: expect.stringContaining('[agent-doubles]'), type: 'invalid_request_error', param: null, code: null } }
-const anthropicShape = { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('[agent-doubles]') } }
+// Anthropic's error bodies carry a request id, the ones the server writes by itself too (SPEC §21).
+const anthropicShape = { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('[agent-doubles]') }, request_id: expect.stringMatching(/^req_011C/) }
 
 const manyHeaders = Array.from({ length: 20_000 }, (_, i) => `x-h${i}: ${i}\r\n`).join('')
 
