@@ -52,6 +52,13 @@ export interface FakeRequest {
   promptCache?: PromptCacheRecord
   /** The WebSocket session that carried it (its `id` in `proxy.sessions`, SPEC §18); absent over HTTP. */
   session?: string
+  /**
+   * Why a realtime response stopped before its end (SPEC §18): the client cancelled it
+   * (`response.cancel`), the user spoke over it (`turn_detected`), or the client left
+   * (`disconnected`). `response` then holds what it had said by then. Absent for a response
+   * that ran to its end, and over HTTP.
+   */
+  cancelled?: 'client_cancelled' | 'turn_detected' | 'disconnected'
   /** The HTTP status of an error answer (a provider error, a rejected request). */
   status?: number
   /** The error the request was answered with, in the provider's terms (`name` for provider errors). */

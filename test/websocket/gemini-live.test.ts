@@ -10,6 +10,7 @@ import { installMatchers } from '../../matchers/index.js'
 import { installNetworkGuard, routeProvidersTo, scriptedLLM, toolCall } from '../../src/index.js'
 import { BYTES_PER_CHARACTER, speechFor } from '../../src/wire/pcm16.js'
 import type { FakeProxy } from '../../src/server/fake-proxy.js'
+import { WebSocket as WsWebSocket } from 'ws'
 import { startProxy } from '../proxy/helpers.js'
 
 installMatchers(expect)
@@ -124,5 +125,28 @@ describe('Gemini Live through @google/genai ai.live.connect', () => {
     expect(closed.code).toBe(1007)
     expect(closed.reason).toContain('Unknown name "bogus"')
     expect(proxy.sessions[0]).toMatchObject({ open: false, closeCode: 1007 })
+  })
+
+  test('a refused upgrade answers in the dialect of its path: Gemini Live\'s in Google\'s error shape, the Realtime API\'s in OpenAI\'s', async () => {
+    const proxy = await startProxy()
+    const refusal = (path: string): Promise<{ status: number; body: unknown }> =>
+      new Promise((resolve, reject) => {
+        const ws = new WsWebSocket(`${proxy.url.replace('http', 'ws')}${path}`)
+        ws.once('error', () => {})
+        ws.once('unexpected-response', (_req, res) => {
+          let text = ''
+          res.setEncoding('utf8')
+          res.on('data', (chunk: string) => (text += chunk))
+          res.once('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown }))
+          res.once('error', reject)
+        })
+      })
+    // An API version the Live API does not have, as `@google/genai` builds its path.
+    const live = await refusal('/ws/google.ai.generativelanguage.v2.GenerativeService.BidiGenerateContent?key=test-key')
+    expect(live).toEqual({ status: 404, body: { error: { code: 404, status: 'NOT_FOUND', message: expect.stringContaining('no WebSocket route for /ws/google.ai.generativelanguage.v2') } } })
+    // The fake recorded the turned-away upgrade, with its status.
+    expect(proxy.requests.some((request) => request.path.includes('v2.GenerativeService.BidiGenerateContent') && request.status === 404)).toBe(true)
+    const realtime = await refusal('/v1/realtime/calls')
+    expect(realtime).toEqual({ status: 404, body: { error: expect.objectContaining({ type: 'not_found_error', message: expect.stringContaining('no WebSocket route for /v1/realtime/calls') }) } })
   })
 })

@@ -3,7 +3,8 @@
  * invalid JSON, unknown event types and binary frames (the API's `error` event, or Gemini
  * Live's 1007 close), a 64 MiB message (closed with 1009), a client that never reads (bounded
  * buffering), 1,000 sessions at once and abrupt disconnects mid-response — with no crash, the
- * event loop's longest stall per phase measured, and no timer or socket left after `close()`.
+ * event loop never blocked for 250 ms in any phase (CPU time between timer ticks, measured in
+ * the child), and no timer or socket left after `close()`.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
@@ -109,6 +110,7 @@ describe('hostile WebSocket clients (the proxy in a child process)', () => {
 
   test('1,000 sessions at once each get their own answer', async () => {
     const sessions = await Promise.all(Array.from({ length: 1000 }, () => client('/v1/realtime?model=gpt-realtime')))
+    mark('1,000 sessions: opening')
     const done = sessions.map((session) => session.next(responseDone))
     for (const session of sessions) {
       session.ws.send(textOnly)
@@ -116,10 +118,11 @@ describe('hostile WebSocket clients (the proxy in a child process)', () => {
       session.ws.send(JSON.stringify({ type: 'response.create' }))
     }
     const answers = await Promise.all(done)
+    mark('1,000 sessions: answering')
     expect(answers.every((event) => (event.response as { status: string }).status === 'completed')).toBe(true)
     expect(sessions.every((session) => session.events.some((event) => event.type === 'response.output_text.done' && event.text === 'Hello there.'))).toBe(true)
     for (const session of sessions) session.ws.terminate()
-    mark('1,000 sessions')
+    mark('1,000 sessions: closing')
   }, 120_000)
 
   test('abrupt disconnects mid-response', async () => {
@@ -142,17 +145,24 @@ describe('hostile WebSocket clients (the proxy in a child process)', () => {
 
   test('no crash, stalls bounded, memory bounded, nothing left after close()', async () => {
     child.stdin.end()
-    const report = JSON.parse((await lines.next()).value as string) as { maxDelayMs: number; phases: Record<string, number>; rssGrowthMb: number; resources: string[]; sessions: number }
+    const report = JSON.parse((await lines.next()).value as string) as {
+      phases: Record<string, number>
+      stalls: Record<string, number>
+      rssGrowthMb: number
+      resources: string[]
+      sessions: number
+    }
     const code = await new Promise<number | null>((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(child.exitCode)))
     expect(code).toBe(0)
+    if (process.env.HOSTILE_REPORT) console.log(JSON.stringify({ phases: report.phases, stalls: report.stalls, rssGrowthMb: report.rssGrowthMb }))
     expect(report.sessions).toBeGreaterThan(1050)
-    // The stalls of the phases whose work is small per event stay under SPEC §11's 250 ms. The
-    // 1,000-session burst and the 96 MB answer to a client that never reads do their work in
-    // long event-loop turns; measured 1.4–2.6 s and 0.7–1.1 s on the shared 2-core machine
-    // (issue 25's report): bounded here against a minute-long block, not yet at 250 ms.
-    expect(report.phases['bad frames']).toBeLessThan(250)
-    expect(report.phases['abrupt disconnects']).toBeLessThan(250)
-    expect(report.maxDelayMs).toBeLessThan(5_000)
+    // SPEC §11: no phase blocks the proxy's event loop for 250 ms, counted in the CPU time its
+    // process spent between two ticks of a 10 ms timer (see hostile-child.ts). The wall-clock
+    // stall, which also counts the time the process waited for a core while six test runs share
+    // two, is only bounded against a hang.
+    expect(Object.keys(report.phases)).toEqual(['bad frames', '64 MiB message', 'never reads', '1,000 sessions: opening', '1,000 sessions: answering', '1,000 sessions: closing', 'abrupt disconnects'])
+    for (const [phase, blockMs] of Object.entries(report.phases)) expect({ phase, blocked: blockMs < 250 }).toEqual({ phase, blocked: true })
+    for (const [phase, stallMs] of Object.entries(report.stalls)) expect({ phase, stalled: stallMs < 5_000 }).toEqual({ phase, stalled: true })
     expect(report.rssGrowthMb).toBeLessThan(100)
     expect(report.resources.filter((name) => name === 'Timeout' || name.startsWith('TCP'))).toEqual([])
   }, 60_000)

@@ -93,6 +93,8 @@ describe('@openai/agents-realtime RealtimeSession over the WebSocket transport',
     const dones = proxy.sessions[0]!.events.map((event) => event.type)
     expect(dones).toContain('response.cancel')
     expect(proxy.requests).toHaveLength(2)
+    expect(proxy.requests[0]).toMatchObject({ cancelled: 'client_cancelled', response: { content: [{ type: 'text', text: expect.stringContaining('secret') }] } })
+    expect(proxy.requests[1]!.cancelled).toBeUndefined()
     expect(JSON.stringify(proxy.requests[1]!.request.messages)).toContain('no secrets')
   })
 
@@ -106,9 +108,14 @@ describe('@openai/agents-realtime RealtimeSession over the WebSocket transport',
     session.interrupt()
     await interrupted
     await expect.poll(() => proxy.sessions[0]!.events.map((event) => event.type)).toEqual(expect.arrayContaining(['response.cancel', 'conversation.item.truncate']))
-    // The answer was cut before its end: the record has no response.
+    // The answer was cut before its end: the record keeps what it had said, and why it stopped.
     expect(proxy.requests).toHaveLength(1)
-    expect(proxy.requests[0]!.response).toBeUndefined()
+    const [cut] = proxy.requests
+    expect(cut!.cancelled).toBe('client_cancelled')
+    const said = cut!.response!.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+    expect(said).toMatch(/^one /)
+    expect('one two three four five six seven eight nine ten'.startsWith(said)).toBe(true)
+    expect(said).not.toBe('one two three four five six seven eight nine ten')
   })
 
   test('on its default host (wss://api.openai.com) through the network guard, and two lanes at once never cross', async () => {

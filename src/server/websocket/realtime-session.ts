@@ -21,8 +21,9 @@ import {
   turnDetection,
   type RealtimeSessionObject,
 } from '../../wire/openai-realtime/session-config.js'
-import { admitTurn, brainFor, pumpTurn, turnFailureOf, turnRecord, type TurnFailure } from './model-turn.js'
+import { admitTurn, brainFor, pumpTurn, TurnCancel, turnFailureOf, turnRecord, type TurnFailure } from './model-turn.js'
 import { turnFaults } from './turn-faults.js'
+import type { FakeRequest } from '../types.js'
 import { Session, type ClientFault, type SessionContext } from './session.js'
 
 /** The client events the API accepts (`output_audio_buffer.clear` is WebRTC's only). */
@@ -39,6 +40,9 @@ const CLIENT_EVENTS = [
   'response.cancel',
 ]
 
+/** Characters of a text delta spoken at once (a second of speech) before the client's room is checked again. */
+const SPOKEN_DELTA_CHARS = 100
+
 /** The model a connection opened without `?model=` gets. */
 const DEFAULT_MODEL = 'gpt-realtime'
 
@@ -46,7 +50,9 @@ const DEFAULT_MODEL = 'gpt-realtime'
 interface ActiveResponse {
   readonly id: string
   readonly encoder: RealtimeResponseEncoder
-  readonly abort: AbortController
+  readonly cancel: TurnCancel
+  /** Its record in `proxy.requests`. */
+  readonly record: FakeRequest
 }
 
 /** An OpenAI Realtime connection. */
@@ -60,9 +66,12 @@ export class RealtimeSession extends Session {
   /** A promise while the client has fallen behind. */
   #room: Promise<void> | undefined
   #counter = 0
+  /** The middle of every id of this session (its record's number). */
+  readonly #idStem: string
 
   constructor(context: SessionContext) {
     super(context, 'openai-realtime')
+    this.#idStem = this.record.id.slice(3)
     const model = this.record.model ?? DEFAULT_MODEL
     this.record.model = model
     this.#session = defaultSession(this.#id('sess_'), model, Math.floor(Date.now() / 1000) + 30 * 60)
@@ -93,7 +102,7 @@ export class RealtimeSession extends Session {
         this.#clearAudio()
         return this.#emit('input_audio_buffer.cleared', {})
       case 'response.create':
-        return this.#respond(event, eventId)
+        return this.#respond(event, eventId, this.eventBytes())
       case 'response.cancel':
         if (!this.#active) return this.sendFault({ code: 'response_cancel_not_active', message: 'Cancellation failed: no active response found.', eventId })
         return this.#cancel('client_cancelled')
@@ -112,9 +121,11 @@ export class RealtimeSession extends Session {
   }
 
   protected onClosed(): void {
-    // Stops the brain (a latency wait ends at once); nothing more is sent.
-    this.#active?.abort.abort()
+    // Stops the brain (a latency wait ends at once); nothing more is sent. The record keeps
+    // what the response said before the client left.
+    const active = this.#active
     this.#active = undefined
+    if (active) this.#cut(active, 'disconnected')
     this.#clearAudio()
   }
 
@@ -145,8 +156,9 @@ export class RealtimeSession extends Session {
     }
     this.#items.splice(at, 0, item)
     const before = at === 0 ? null : this.#items[at - 1]!.id
-    this.#emit('conversation.item.added', { previous_item_id: before, item })
-    this.#emit('conversation.item.done', { previous_item_id: before, item })
+    const fields = `,"previous_item_id":${JSON.stringify(before)},"item":${JSON.stringify(item)}`
+    this.#emitJson('conversation.item.added', fields)
+    this.#emitJson('conversation.item.done', fields)
   }
 
   #withItem(event: Record<string, unknown>, eventId: string | null, action: 'retrieve' | 'delete', use: (item: RealtimeItem) => void): void {
@@ -226,7 +238,7 @@ export class RealtimeSession extends Session {
     audio.itemId = ''
   }
 
-  #respond(event: Record<string, unknown>, eventId: string | null): void {
+  #respond(event: Record<string, unknown>, eventId: string | null, eventBytes?: Uint8Array): void {
     if (this.#active) {
       return this.sendFault({ code: 'conversation_already_has_active_response', message: `Conversation already has an active response in progress: ${this.#active.id}. Wait until the response is finished before creating a new one.`, eventId })
     }
@@ -256,7 +268,7 @@ export class RealtimeSession extends Session {
     const maxTokens = options.max_output_tokens ?? session.max_output_tokens
     if (typeof maxTokens === 'number') request.maxTokens = maxTokens
 
-    const turn = { state: this.state, identity: this.identity, dialect: 'openai-realtime' as const, session: this.record.id, path: this.record.path, headers: this.record.headers, event, request }
+    const turn = { state: this.state, identity: this.identity, dialect: 'openai-realtime' as const, session: this.record.id, path: this.record.path, headers: this.record.headers, event, eventBytes, request }
     const record = turnRecord(turn)
     const responseId = this.#id('resp_')
     const output = fieldsOf(fieldsOf(options.audio).output)
@@ -281,16 +293,16 @@ export class RealtimeSession extends Session {
     const failure = admitTurn(turn, record)
     encoder.start()
     if (failure) return this.#fail(encoder, failure, eventId)
-    const active: ActiveResponse = { id: responseId, encoder, abort: new AbortController() }
+    const active: ActiveResponse = { id: responseId, encoder, cancel: new TurnCancel(), record }
     this.#active = active
     const room = (): Promise<void> | undefined => {
       const waiting = this.#room
       this.#room = undefined
       return waiting
     }
-    pumpTurn(faulty(brainFor(this.state, this.identity)), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', signal: active.abort.signal, room })
+    pumpTurn(faulty(brainFor(this.state, this.identity)), request, { encode: encoder.encode, record, toolCallIds: 'openai-call', cancel: active.cancel, room, maxDeltaChars: modalities.includes('audio') ? SPOKEN_DELTA_CHARS : undefined })
       .catch((error: unknown) => {
-        if (!active.abort.signal.aborted && !this.closed) this.#fail(encoder, turnFailureOf(error), eventId)
+        if (!active.cancel.cancelled && !this.closed) this.#fail(encoder, turnFailureOf(error), eventId)
       })
       .finally(() => {
         if (this.#active === active) this.#active = undefined
@@ -307,20 +319,37 @@ export class RealtimeSession extends Session {
     const active = this.#active
     if (!active) return
     this.#active = undefined
-    active.abort.abort()
+    this.#cut(active, reason)
     active.encoder.end({ status: 'cancelled', reason })
+  }
+
+  /**
+   * Stops a response before its end: the brain is stopped, and its record keeps what was said
+   * so far (`response`) and why it stopped (`cancelled`), so matchers see the partial turn.
+   */
+  #cut(active: ActiveResponse, reason: NonNullable<FakeRequest['cancelled']>): void {
+    active.cancel.cancel()
+    if (active.encoder.ended) return
+    active.record.response = active.encoder.said()
+    active.record.cancelled = reason
+    if (reason === 'disconnected') active.encoder.halt()
   }
 
   #conversationId(): string {
     return `conv_${this.record.id.slice(3)}`
   }
 
-  /** Ids unique within the session, in the API's prefixes. */
+  /** Ids unique within the session, in the API's prefixes (letters, digits and `_` only). */
   #id(prefix: string): string {
-    return `${prefix}${this.record.id.slice(3)}${(++this.#counter).toString(36).padStart(6, '0')}`
+    return `${prefix}${this.#idStem}${(++this.#counter).toString(36).padStart(6, '0')}`
   }
 
   #emit(type: string, fields: Record<string, unknown>): void {
     this.send({ type, event_id: this.#id('event_'), ...fields })
+  }
+
+  /** Sends the event `type` whose other fields are the JSON text `fields` (`,"name":value…`). */
+  #emitJson(type: string, fields: string): void {
+    this.send(`{"type":"${type}","event_id":"${this.#id('event_')}"${fields}}`)
   }
 }

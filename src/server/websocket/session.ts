@@ -5,11 +5,13 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { RawData, WebSocket } from 'ws'
 import type { ProxyState } from '../handle-request.js'
 import { forwardableHeaders, readIdentity } from '../../gateway/identity.js'
 import type { Identity } from '../types.js'
 import { HIGH_WATER_BYTES, MAX_BUFFERED_BYTES } from './bounds.js'
+import { loopShare, type Deferred } from './loop-share.js'
 import type { SessionBook, WebSocketSession, WebSocketTransport } from './session-book.js'
 
 /** What a session is opened with. */
@@ -45,6 +47,27 @@ export abstract class Session {
   /** The book of the proxy or lane serving it (records, planned transcripts). */
   protected readonly sessionBook: SessionBook
   #closed = false
+  /** The bytes of the client message being handled (see {@link eventBytes}). */
+  #bytes: Buffer | undefined
+  /** Client messages put off to a later turn of the event loop (see loop-share.ts), oldest first. */
+  #inbox: Array<{ data: RawData; isBinary: boolean }> | undefined
+  /** Handles the oldest message of the inbox; `true` once it is empty (the socket is read again). */
+  readonly #nextInInbox: Deferred = () => {
+    const inbox = this.#inbox
+    const message = inbox?.shift()
+    if (message && !this.#closed) this.#receive(message.data, message.isBinary)
+    if (inbox && inbox.length > 0 && !this.#closed) return false
+    this.#inbox = undefined
+    if (!this.#closed) this.ws.resume()
+    return true
+  }
+  /** The connection's socket, corked while a burst of events is being sent (see {@link send}). */
+  readonly #socket: Duplex | undefined
+  #corked = false
+  readonly #uncork = (): void => {
+    this.#corked = false
+    this.#socket!.uncork()
+  }
 
   constructor(
     context: SessionContext,
@@ -52,6 +75,8 @@ export abstract class Session {
   ) {
     const { ws, state, book, req } = context
     this.ws = ws
+    // `ws` keeps its socket here (no public accessor); without it events are sent one write each.
+    this.#socket = (ws as unknown as { _socket?: Duplex })._socket
     this.state = state
     this.sessionBook = book
     this.identity = readIdentity(req.headers)
@@ -69,7 +94,7 @@ export abstract class Session {
     }
     book.records.push(this.record)
     book.live.add(this)
-    ws.on('message', (data, isBinary) => this.#receive(data, isBinary))
+    ws.on('message', (data, isBinary) => this.#arrive(data, isBinary))
     ws.on('close', (code) => this.#ended(code))
     // A socket error is followed by `close`; it must not become an unhandled 'error' event.
     ws.on('error', () => {})
@@ -78,6 +103,16 @@ export abstract class Session {
   /** Whether the connection is over (closed by either side, or dropped). */
   get closed(): boolean {
     return this.#closed
+  }
+
+  /**
+   * The bytes of the client event being handled, as a copy of their own (the message may be a
+   * view into a larger read): a record's body, so that it need not be serialised again.
+   */
+  protected eventBytes(): Uint8Array | undefined {
+    const bytes = this.#bytes
+    if (!bytes) return undefined
+    return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes)
   }
 
   /** Handles one parsed client event. */
@@ -102,6 +137,13 @@ export abstract class Session {
   send(event: string | object): Promise<void> | undefined {
     if (this.#closed || this.ws.readyState !== OPEN) return undefined
     const text = typeof event === 'string' ? event : JSON.stringify(event)
+    // The events sent in one turn of the event loop (an answer's burst) leave in one write, as
+    // Node's HTTP server corks a response's head and body, rather than one system call each.
+    if (!this.#corked && this.#socket) {
+      this.#corked = true
+      this.#socket.cork()
+      process.nextTick(this.#uncork)
+    }
     if (this.ws.bufferedAmount <= HIGH_WATER_BYTES) {
       this.ws.send(text)
       if (this.ws.bufferedAmount <= HIGH_WATER_BYTES) return undefined
@@ -125,8 +167,26 @@ export abstract class Session {
 
   /** Cuts the connection at once (a client that reads nothing). */
   drop(): void {
+    // What this turn sent goes out before the connection is cut (a fault's last frame).
+    if (this.#corked) this.#uncork()
     this.ws.terminate()
     this.#ended(1006)
+  }
+
+  /**
+   * A client message: handled now while this turn of the event loop has room, else kept (the
+   * socket paused, so no more is read) until a later turn, behind the messages already kept.
+   */
+  #arrive(data: RawData, isBinary: boolean): void {
+    if (this.#closed) return
+    if (this.#inbox) {
+      this.#inbox.push({ data, isBinary })
+      return
+    }
+    if (loopShare.admit()) return this.#receive(data, isBinary)
+    this.#inbox = [{ data, isBinary }]
+    this.ws.pause()
+    loopShare.defer(this.#nextInInbox)
   }
 
   #receive(data: RawData, isBinary: boolean): void {
@@ -149,17 +209,24 @@ export abstract class Session {
       return this.sendFault({ code: 'invalid_json', message: 'The server failed to parse the event: an event must be a JSON object.' })
     }
     this.sessionBook.keep(this.record, event as Record<string, unknown>)
+    this.#bytes = bytes
     try {
       this.onEvent(event as Record<string, unknown>)
     } catch (error) {
       // A bug of the fake itself: the client hears it in the API's words, and the session lives on.
       this.sendFault({ code: 'server_error', message: `[agent-doubles] FakeProxy failed on this event (a bug of agent-doubles): ${error instanceof Error ? error.message : String(error)}` })
+    } finally {
+      this.#bytes = undefined
     }
   }
 
   #ended(code: number): void {
     if (this.#closed) return
     this.#closed = true
+    if (this.#inbox) {
+      loopShare.forget(this.#nextInInbox)
+      this.#inbox = undefined
+    }
     this.record.open = false
     this.record.closeCode = code
     this.sessionBook.live.delete(this)

@@ -12,7 +12,9 @@ import { WebSocketServer } from 'ws'
 import { inputErrorBody } from '../../wire/dialect.js'
 import type { ProxyState } from '../handle-request.js'
 import { errorStyleFor } from '../../wire/dialects.js'
+import { geminiErrorAnswer } from '../../wire/gemini/errors.js'
 import { MAX_MESSAGE_BYTES } from './bounds.js'
+import { loopShare, type Deferred } from './loop-share.js'
 import { turnedAwayRecord } from '../turned-away.js'
 import { sessionBookOf, type WebSocketTransport } from './session-book.js'
 import type { Session, SessionContext } from './session.js'
@@ -35,6 +37,8 @@ export class WebSocketHub {
   readonly #server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false })
   readonly #factories: Readonly<Record<WebSocketTransport, SessionFactory>>
   readonly #live = new Set<Session>()
+  /** Upgrades put off to a later turn of the event loop (see loop-share.ts). */
+  readonly #deferred = new Map<Deferred, Duplex>()
 
   constructor(factories: Readonly<Record<WebSocketTransport, SessionFactory>>) {
     this.#factories = factories
@@ -55,6 +59,20 @@ export class WebSocketHub {
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
       return turnAwayUpgrade(req, socket, state, 426, path, `[agent-doubles] FakeProxy: ${path} upgrades to websocket only, not ${JSON.stringify(req.headers.upgrade ?? '')}`)
     }
+    if (!loopShare.admit()) {
+      // Many at once: the handshake waits for a later turn (a socket gone by then is let go).
+      const work: Deferred = () => {
+        this.#deferred.delete(work)
+        this.#open(req, socket, head, state, transport, path, url, query)
+        return true
+      }
+      this.#deferred.set(work, socket)
+      return loopShare.defer(work)
+    }
+    this.#open(req, socket, head, state, transport, path, url, query)
+  }
+
+  #open(req: IncomingMessage, socket: Duplex, head: Buffer, state: ProxyState, transport: WebSocketTransport, path: string, url: string, query: number): void {
     this.#server.handleUpgrade(req, socket, head, (ws) => {
       const book = sessionBookOf(state)
       const context: SessionContext = { ws, state, book, req, path, query: new URLSearchParams(query === -1 ? '' : url.slice(query + 1)) }
@@ -66,6 +84,11 @@ export class WebSocketHub {
 
   /** Ends every open session at once (the server is closing and destroys the sockets too). */
   close(): void {
+    for (const [work, socket] of this.#deferred) {
+      loopShare.forget(work)
+      socket.destroy()
+    }
+    this.#deferred.clear()
     for (const session of this.#live) session.drop()
     this.#live.clear()
   }
@@ -90,10 +113,21 @@ export function refuseUpgrade(socket: Duplex, status: number, path: string, mess
     socket.destroy()
     return
   }
-  const style = errorStyleFor(path)
-  const text = JSON.stringify(inputErrorBody(style === 'local' ? 'openai' : style, status, message))
+  const text = JSON.stringify(upgradeErrorBody(path, status, message))
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nconnection: close\r\ncontent-type: application/json\r\n` +
       `x-should-retry: false\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
   )
+}
+
+/**
+ * The body of a refused upgrade in the dialect of the API its path is for: Gemini's
+ * `{ error: { code, message, status } }` on Gemini Live's paths (`/ws/google.…`, what
+ * `@google/genai` reads), else the route's HTTP error shape (OpenAI's for the Realtime and
+ * Responses paths).
+ */
+export function upgradeErrorBody(path: string, status: number, message: string): unknown {
+  if (/^\/*ws\/google\.|BidiGenerateContent/.test(path)) return geminiErrorAnswer(status, message).body
+  const style = errorStyleFor(path)
+  return inputErrorBody(style === 'local' ? 'openai' : style, status, message)
 }

@@ -8,16 +8,20 @@
  * `incomplete` and ends `cancelled`. Pure: events are handed to `emit`, never sent.
  * @module
  */
-import type { ModelResponse, StreamEvent, Usage } from '../../llm/types.js'
-import { splitArguments } from '../dialect.js'
+import type { ModelResponse, Part, StreamEvent, Usage } from '../../llm/types.js'
+import { parseArguments, splitArguments } from '../dialect.js'
 import { realtimeArguments, realtimeSaid } from './misbehave.js'
 import { speechFor } from '../pcm16.js'
 import type { RealtimeItem } from './items.js'
 
-/** Takes each server event as it is made. */
-export type EmitEvent = (event: Record<string, unknown>) => void
+/** Takes each server event as it is made: its JSON text, one WebSocket message. */
+export type EmitEvent = (event: string) => void
 
-/** What one response knows of its session. */
+/**
+ * What one response knows of its session. The ids it hands out (`responseId`, `eventId()`,
+ * `itemId()`) are made by the session of letters, digits and `_` only, so they are written into
+ * the JSON as they are.
+ */
 export interface ResponseContext {
   readonly responseId: string
   readonly conversationId: string | null
@@ -48,12 +52,28 @@ interface OpenMessage {
   item: RealtimeItem
   outputIndex: number
   text: string
+  /** `,"response_id":…,"item_id":…,"output_index":…,"content_index":0`: the fields of every event about its content part. */
+  at: string
 }
 
-/** Encodes one response; {@link encode} takes the brain's events, {@link end} closes it. */
+/** Characters of text whose speech one `response.output_audio.delta` carries: a second (10 ms a character). */
+const CHARACTERS_PER_AUDIO_DELTA = 100
+
+/** The content part of a message being spoken or written, as `response.content_part.added` shows it. */
+const EMPTY_AUDIO_PART = '{"type":"output_audio","transcript":""}'
+const EMPTY_TEXT_PART = '{"type":"output_text","text":""}'
+
+/**
+ * Encodes one response; {@link encode} takes the brain's events, {@link end} closes it. The
+ * events are the API's fixed shapes, written as text around the few values that change (a
+ * delta, an id), rather than built as objects and serialised one by one: a response is mostly
+ * deltas, and a bare server sending prepared frames is what this is measured against (SPEC §23).
+ */
 export class RealtimeResponseEncoder {
   readonly #context: ResponseContext
   readonly #audio: boolean
+  /** `,"response_id":"resp_…"` */
+  readonly #responseField: string
   readonly #output: RealtimeItem[] = []
   #open: OpenMessage | undefined
   #usage: Usage | undefined
@@ -62,6 +82,7 @@ export class RealtimeResponseEncoder {
   constructor(context: ResponseContext) {
     this.#context = context
     this.#audio = context.modalities.includes('audio')
+    this.#responseField = `,"response_id":"${context.responseId}"`
   }
 
   /** Whether `response.done` went out. */
@@ -71,7 +92,7 @@ export class RealtimeResponseEncoder {
 
   /** Sends `response.created`. */
   start(): void {
-    this.#emit('response.created', { response: this.#response('in_progress', null) })
+    this.#send('response.created', `,"response":${JSON.stringify(this.#response('in_progress', null))}`)
   }
 
   /** Takes one neutral event (a `finish` ends the response). */
@@ -85,6 +106,11 @@ export class RealtimeResponseEncoder {
     // Reasoning is not spoken or shown by the Realtime API.
   }
 
+  /** Stops the response without a word more (its connection is gone). */
+  halt(): void {
+    this.#ended = true
+  }
+
   /** Ends the response now: `cancelled`, or `failed` with the error (after an `error` event the caller sends). */
   end(how: ResponseEnd): void {
     if (this.#ended) return
@@ -96,7 +122,28 @@ export class RealtimeResponseEncoder {
         : how.status === 'failed'
           ? { type: 'failed', error: how.error }
           : { type: how.status, reason: how.reason }
-    this.#emit('response.done', { response: { ...this.#response(how.status, details), usage: realtimeUsage(this.#usage) } })
+    this.#send('response.done', `,"response":${JSON.stringify(this.#response(how.status, details, realtimeUsage(this.#usage)))}`)
+  }
+
+  /**
+   * What the response has said so far, in the neutral model: the text of its messages and the
+   * tool calls it finished (for the record of a response cut short).
+   */
+  said(): ModelResponse {
+    const content: Part[] = []
+    const text = (value: unknown): void => {
+      if (typeof value !== 'string' || value === '') return
+      const last = content.at(-1)
+      if (last?.type === 'text') last.text += value
+      else content.push({ type: 'text', text: value })
+    }
+    for (const item of this.#output) {
+      if (item.type === 'function_call') content.push({ type: 'tool-call', id: String(item.call_id), name: String(item.name), args: parseArguments(item.arguments) })
+      else for (const part of item.content as Array<Record<string, unknown>>) text(part.text ?? part.transcript)
+    }
+    text(this.#open?.text)
+    const calls = content.some((part) => part.type === 'tool-call')
+    return { content, finishReason: calls ? 'tool-calls' : 'stop', usage: { inputTokens: this.#usage?.inputTokens ?? 0, outputTokens: this.#usage?.outputTokens ?? 0 } }
   }
 
   #finish(response: ModelResponse): void {
@@ -116,23 +163,29 @@ export class RealtimeResponseEncoder {
   #text(text: string): void {
     const open = this.#open ?? this.#openMessage()
     open.text += text
-    const at = this.#at(open)
+    const delta = JSON.stringify(text)
     if (this.#audio) {
-      this.#emit('response.output_audio.delta', { ...at, delta: speechFor(text).toString('base64') })
-      this.#emit('response.output_audio_transcript.delta', { ...at, delta: text })
+      // At most a second of speech a delta, as the API streams it: a long text is many deltas,
+      // never one frame of megabytes, and a connection dropped meanwhile stops the rest.
+      for (let at = 0; at < text.length && !this.#ended; at += CHARACTERS_PER_AUDIO_DELTA) {
+        this.#send('response.output_audio.delta', `${open.at},"delta":"${speechFor(text.slice(at, at + CHARACTERS_PER_AUDIO_DELTA)).toString('base64')}"`)
+      }
+      if (this.#ended) return
+      this.#send('response.output_audio_transcript.delta', `${open.at},"delta":${delta}`)
     } else {
-      this.#emit('response.output_text.delta', { ...at, delta: text })
+      this.#send('response.output_text.delta', `${open.at},"delta":${delta}`)
     }
   }
 
   #openMessage(): OpenMessage {
-    const part = this.#audio ? { type: 'output_audio', transcript: '' } : { type: 'output_text', text: '' }
     const item: RealtimeItem = { id: this.#context.itemId(), type: 'message', object: 'realtime.item', status: 'in_progress', role: 'assistant', content: [] }
-    const open: OpenMessage = { item, outputIndex: this.#output.length, text: '' }
+    const outputIndex = this.#output.length
+    const open: OpenMessage = { item, outputIndex, text: '', at: `${this.#responseField},"item_id":"${item.id}","output_index":${outputIndex},"content_index":0` }
     this.#open = open
-    this.#emit('response.output_item.added', { response_id: this.#context.responseId, output_index: open.outputIndex, item })
-    this.#emit('conversation.item.added', { previous_item_id: this.#context.lastItemId(), item })
-    this.#emit('response.content_part.added', { ...this.#at(open), part })
+    const json = JSON.stringify(item)
+    this.#send('response.output_item.added', `${this.#responseField},"output_index":${outputIndex},"item":${json}`)
+    this.#send('conversation.item.added', `,"previous_item_id":${JSON.stringify(this.#context.lastItemId())},"item":${json}`)
+    this.#send('response.content_part.added', `${open.at},"part":${this.#audio ? EMPTY_AUDIO_PART : EMPTY_TEXT_PART}`)
     return open
   }
 
@@ -140,17 +193,16 @@ export class RealtimeResponseEncoder {
     const open = this.#open
     if (!open) return
     this.#open = undefined
-    const at = this.#at(open)
+    const text = JSON.stringify(open.text)
     const part = this.#audio ? { type: 'output_audio', transcript: open.text } : { type: 'output_text', text: open.text }
     if (this.#audio) {
-      this.#emit('response.output_audio.done', at)
-      this.#emit('response.output_audio_transcript.done', { ...at, transcript: open.text })
+      this.#send('response.output_audio.done', open.at)
+      this.#send('response.output_audio_transcript.done', `${open.at},"transcript":${text}`)
     } else {
-      this.#emit('response.output_text.done', { ...at, text: open.text })
+      this.#send('response.output_text.done', `${open.at},"text":${text}`)
     }
-    this.#emit('response.content_part.done', { ...at, part })
-    const item: RealtimeItem = { ...open.item, status, content: [part] }
-    this.#finishItem(item, open.outputIndex)
+    this.#send('response.content_part.done', `${open.at},"part":${this.#audio ? `{"type":"output_audio","transcript":${text}}` : `{"type":"output_text","text":${text}}`}`)
+    this.#finishItem({ ...open.item, status, content: [part] }, open.outputIndex)
   }
 
   /** A `function_call` item; `json` is the arguments as the model wrote them (not JSON, when it misbehaved). */
@@ -159,13 +211,12 @@ export class RealtimeResponseEncoder {
     const outputIndex = this.#output.length
     const id = this.#context.itemId()
     const started: RealtimeItem = { id, type: 'function_call', object: 'realtime.item', status: 'in_progress', name, call_id: callId, arguments: '' }
-    const responseId = this.#context.responseId
-    this.#emit('response.output_item.added', { response_id: responseId, output_index: outputIndex, item: started })
-    this.#emit('conversation.item.added', { previous_item_id: this.#context.lastItemId(), item: started })
-    for (const delta of splitArguments(json)) {
-      this.#emit('response.function_call_arguments.delta', { response_id: responseId, item_id: id, output_index: outputIndex, call_id: callId, delta })
-    }
-    this.#emit('response.function_call_arguments.done', { response_id: responseId, item_id: id, output_index: outputIndex, call_id: callId, name, arguments: json })
+    const startedJson = JSON.stringify(started)
+    this.#send('response.output_item.added', `${this.#responseField},"output_index":${outputIndex},"item":${startedJson}`)
+    this.#send('conversation.item.added', `,"previous_item_id":${JSON.stringify(this.#context.lastItemId())},"item":${startedJson}`)
+    const at = `${this.#responseField},"item_id":"${id}","output_index":${outputIndex},"call_id":${JSON.stringify(callId)}`
+    for (const delta of splitArguments(json)) this.#send('response.function_call_arguments.delta', `${at},"delta":${JSON.stringify(delta)}`)
+    this.#send('response.function_call_arguments.done', `${at},"name":${JSON.stringify(name)},"arguments":${JSON.stringify(json)}`)
     this.#finishItem({ ...started, status: 'completed', arguments: json }, outputIndex)
   }
 
@@ -173,15 +224,12 @@ export class RealtimeResponseEncoder {
     const previous = this.#context.lastItemId()
     this.#output.push(item)
     this.#context.addItem(item)
-    this.#emit('response.output_item.done', { response_id: this.#context.responseId, output_index: outputIndex, item })
-    this.#emit('conversation.item.done', { previous_item_id: previous, item })
+    const json = JSON.stringify(item)
+    this.#send('response.output_item.done', `${this.#responseField},"output_index":${outputIndex},"item":${json}`)
+    this.#send('conversation.item.done', `,"previous_item_id":${JSON.stringify(previous)},"item":${json}`)
   }
 
-  #at(open: OpenMessage): Record<string, unknown> {
-    return { response_id: this.#context.responseId, item_id: open.item.id, output_index: open.outputIndex, content_index: 0 }
-  }
-
-  #response(status: string, details: unknown): Record<string, unknown> {
+  #response(status: string, details: unknown, usage: Record<string, unknown> | null = null): Record<string, unknown> {
     const context = this.#context
     return {
       object: 'realtime.response',
@@ -193,13 +241,14 @@ export class RealtimeResponseEncoder {
       output_modalities: context.modalities,
       max_output_tokens: 'inf',
       audio: { output: { format: context.format, voice: context.voice } },
-      usage: null,
+      usage,
       metadata: context.metadata ?? null,
     }
   }
 
-  #emit(type: string, fields: Record<string, unknown>): void {
-    this.#context.emit({ type, event_id: this.#context.eventId(), ...fields })
+  /** Sends the event `type` whose other fields, after `type` and `event_id`, are the JSON text `fields` (`,"name":value…`). */
+  #send(type: string, fields: string): void {
+    this.#context.emit(`{"type":"${type}","event_id":"${this.#context.eventId()}"${fields}}`)
   }
 }
 
