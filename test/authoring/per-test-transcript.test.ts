@@ -71,7 +71,7 @@ test('what cannot work says so', () => {
   expect(() => checkTranscriptOptions('fakeProxyOptions', { upstream: { anthropic: 'localhost:4000' } })).toThrow(/option upstream must be/)
   expect(checkTranscriptOptions('fakeProxyOptions', { upstream: 'https://api.openai.com' }).upstream).toBe('https://api.openai.com')
   expect(checkTranscriptOptions('fakeProxyOptions', { upstream: { anthropic: 'https://api.anthropic.com' } }).upstream).toEqual({ anthropic: 'https://api.anthropic.com' })
-  expect(() => checkTranscriptOptions('fakeProxyOptions', 'auto')).toThrow(/option transcript must be \{ dir\?, mode\?, upstream\?, redact\?, normalize\? \}/)
+  expect(() => checkTranscriptOptions('fakeProxyOptions', 'auto')).toThrow(/option transcript must be \{ dir\?, mode\?, upstream\?, redact\?, normalize\?, timings\?, replaySpeed\? \}/)
 })
 
 test('upstream as a URL: records from a second FakeProxy over HTTP, tool calls and all, then replays without it', async () => {

@@ -19,8 +19,10 @@ const entries: Record<string, string> = {
   './matchers': 'matchers/index.ts',
   './vitest': 'fixtures/vitest.ts',
   './vitest/setup': 'fixtures/vitest-setup.ts',
+  './vitest/global-setup': 'fixtures/vitest-global-setup.ts',
   './jest': 'fixtures/jest.ts',
   './jest/setup': 'fixtures/jest-setup.ts',
+  './jest/global-setup': 'fixtures/jest-global-setup.ts',
   './jest/globals': 'fixtures/jest-globals.ts',
   './playwright': 'src/playwright.ts',
 }

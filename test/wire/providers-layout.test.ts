@@ -72,8 +72,9 @@ describe('the list of dialects is the only place a provider is named outside its
     expect(importersOf('vertex')).toEqual(['wire/dialects.ts'])
     // Bedrock's binary event stream is a framing the server writes (StreamFraming 'eventstream').
     expect(importersOf('bedrock').sort()).toEqual(['server/framing.ts', 'wire/dialects.ts'])
-    // Vertex serves Gemini models; the Live API is a WebSocket transport of the server (its session and turn faults).
-    expect(importersOf('gemini').sort()).toEqual(['server/websocket/live-session.ts', 'server/websocket/turn-faults.ts', 'wire/dialects.ts', 'wire/openai-models/codec.ts', 'wire/vertex/index.ts'])
+    // Vertex serves Gemini models; the Live API is a WebSocket transport of the server (its session,
+    // turn faults, and the refusal of an unknown Live path in Google's shape).
+    expect(importersOf('gemini').sort()).toEqual(['server/websocket/live-session.ts', 'server/websocket/turn-faults.ts', 'server/websocket/upgrade.ts', 'wire/dialects.ts', 'wire/openai-models/codec.ts', 'wire/vertex/index.ts'])
     const list = readFileSync(join(SRC, 'wire/dialects.ts'), 'utf8')
     for (const folder of ['ollama', 'azure', 'vertex', 'bedrock', 'gemini']) {
       expect(list.split('\n').filter((line) => line.includes(`./${folder}/`)), folder).toHaveLength(1)
