@@ -110,5 +110,5 @@ test('useFakeProxy: a malformed transcript option is a TypeError naming it', () 
     '[agent-doubles] useFakeProxy transcript: option upstream must be an LLM ({ generate, stream }), the http(s) URL of an OpenAI-compatible origin such as "http://127.0.0.1:4000", or { openai: origin } or { anthropic: origin }, got "api.openai.com"',
   )
   expect(() => useFakeProxy({ transcript: { mode: 'always' } })).toThrow(TypeError)
-  expect(() => useFakeProxy({ transcript: 'auto' })).toThrow(/useFakeProxy: option transcript must be \{ dir\?, mode\?, upstream\?, redact\?, normalize\? \}/)
+  expect(() => useFakeProxy({ transcript: 'auto' })).toThrow(/useFakeProxy: option transcript must be \{ dir\?, mode\?, upstream\?, redact\?, normalize\?, timings\?, replaySpeed\? \}/)
 })
