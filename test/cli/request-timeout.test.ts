@@ -4,16 +4,13 @@
  * the given time has passed; a value that is not a positive whole number of milliseconds is one
  * clear line, the usage, and exit 2.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { afterEach, expect, test } from 'vitest'
+import { cli, runCli } from './run-cli.js'
 
-const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
-const exec = promisify(execFile)
 // Each run starts node and compiles the sources with tsx: seconds each on a loaded machine.
 const slow = 90_000
 
@@ -26,16 +23,6 @@ afterEach(async () => {
   }
   children.clear()
 })
-
-async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', cli, ...args])
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string }
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
-  }
-}
 
 /** What a raw socket reads after sending `text` and waiting, until the server closes it. */
 async function sendAndRead(url: string, text: string): Promise<string> {
@@ -60,7 +47,7 @@ test('serve --request-timeout 300: half a request’s headers get the 408 after 
 }, slow)
 
 test('serve --request-timeout with 0, a fraction or nothing: one clear line, the usage, exit 2', async () => {
-  const results = await Promise.all([['0'], ['1.5'], []].map((value) => run('serve', '--request-timeout', ...value)))
+  const results = await Promise.all([['0'], ['1.5'], []].map((value) => runCli('serve', '--request-timeout', ...value)))
   for (const [i, value] of ['"0"', '"1.5"'].entries()) {
     expect(results[i]).toMatchObject({ code: 2, stdout: '' })
     expect(results[i].stderr).toMatch(new RegExp(`^\\[agent-doubles\\] serve: --request-timeout must be a positive whole number of milliseconds, got ${value.replace('.', '\\.')}\\n\\nUsage: agent-doubles serve .*\\[--request-timeout ms\\]`, 's'))

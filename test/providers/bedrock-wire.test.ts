@@ -9,6 +9,7 @@ import { scriptedLLM, toolCall } from '../../src/index.js'
 import { decodeMessages } from '../../src/wire/bedrock/eventstream.js'
 import { postJson, raw, startProxy } from '../proxy/helpers.js'
 import { jsonLines, keyPaths, keyPathsOfAll, recording, sorted } from './conformance.js'
+import { parses } from './parses.js'
 
 const converse = '/model/amazon.nova-lite-v1%3A0/converse'
 const body = { messages: [{ role: 'user', content: [{ text: 'hi' }] }] }
@@ -108,15 +109,3 @@ describe('bad input on the Bedrock routes gets Bedrock’s error type and { mess
     expect(answer.headers.get('x-viper-error')).toBe('rate_limited')
   })
 })
-
-/** Whether a case's request reached decoding: a JSON body sent as JSON. */
-function parses(init: { body?: unknown; headers?: unknown }): boolean {
-  const type = (init.headers as Record<string, string> | undefined)?.['content-type'] ?? 'application/json'
-  if (typeof init.body !== 'string' || type !== 'application/json') return false
-  try {
-    JSON.parse(init.body)
-    return true
-  } catch {
-    return false
-  }
-}

@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest'
 import { scriptedLLM, toolCall } from '../../src/index.js'
 import { postJson, raw, startProxy } from '../proxy/helpers.js'
+import { parses } from './parses.js'
 
 const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }
 
@@ -94,15 +95,3 @@ describe('bad input on the Gemini routes gets Gemini’s 400 shape', () => {
     expect(proxy.requests.map((request) => request.status)).toEqual(status === 400 && parses(init) ? [400] : [])
   })
 })
-
-/** Whether a case's request reached decoding: a JSON body sent as JSON. */
-function parses(init: { body?: unknown; headers?: unknown }): boolean {
-  const type = (init.headers as Record<string, string> | undefined)?.['content-type'] ?? 'application/json'
-  if (typeof init.body !== 'string' || type !== 'application/json') return false
-  try {
-    JSON.parse(init.body)
-    return true
-  } catch {
-    return false
-  }
-}

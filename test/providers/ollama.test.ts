@@ -9,6 +9,7 @@ import { scriptedLLM, toolCall } from '../../src/index.js'
 import { CANNED_REPLY } from '../../src/server/default-brain.js'
 import type { FakeProxy } from '../../src/server/fake-proxy.js'
 import { raw, startProxy } from '../proxy/helpers.js'
+import { parses } from './parses.js'
 
 const ollamaFor = (proxy: FakeProxy): Ollama => new Ollama({ host: proxy.url })
 
@@ -176,15 +177,3 @@ describe('bad input on the Ollama routes gets Ollama’s { error } shape', () =>
     expect(lines.map((line) => line.message.content).join('')).toBe(CANNED_REPLY)
   })
 })
-
-/** Whether a case's request reached decoding: a JSON body sent as JSON. */
-function parses(init: { body?: unknown; headers?: unknown }): boolean {
-  const type = (init.headers as Record<string, string> | undefined)?.['content-type'] ?? 'application/json'
-  if (typeof init.body !== 'string' || type !== 'application/json') return false
-  try {
-    JSON.parse(init.body)
-    return true
-  } catch {
-    return false
-  }
-}
