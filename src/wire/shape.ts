@@ -27,6 +27,11 @@ export interface ShapeViolation {
   readonly value: unknown
 }
 
+/** A violation's path as JavaScript writes it (`messages[0].role`): the field paths Google's errors and the SDKs' `param` name. */
+export function fieldPath(path: readonly (string | number)[]): string {
+  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('')
+}
+
 /** The first field of `value` that does not have `shape`, or `undefined`. */
 export function checkShape(value: unknown, shape: Shape, path: (string | number)[] = []): ShapeViolation | undefined {
   if (value === undefined || value === null || shape === 'any') return undefined

@@ -5,7 +5,7 @@
  * @module
  */
 import { BadRequest } from '../dialect.js'
-import { checkShape, quoteValue, type Shape } from '../shape.js'
+import { checkShape, fieldPath, quoteValue, type Shape } from '../shape.js'
 
 const block: Shape = {
   fields: {
@@ -37,11 +37,6 @@ function awsPath(path: readonly (string | number)[]): string {
   return path.map((segment) => (typeof segment === 'number' ? `${segment + 1}.member` : segment)).join('.')
 }
 
-/** The JSON path of the AI SDK's and the AWS SDK's errors (`messages[0].role`), for `param`. */
-function param(path: readonly (string | number)[]): string {
-  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('')
-}
-
 /**
  * Throws Bedrock's `ValidationException` for the first Converse field of the wrong type.
  * @throws {BadRequest} a field of `json` does not have Converse's type.
@@ -51,9 +46,9 @@ export function checkConverseFields(json: Record<string, unknown>): void {
   if (!found) return
   const at = awsPath(found.path)
   if (found.expected === 'non-empty array') {
-    throw new BadRequest(`1 validation error detected: Value '[]' at '${at}' failed to satisfy constraint: Member must have length greater than or equal to 1`, param(found.path))
+    throw new BadRequest(`1 validation error detected: Value '[]' at '${at}' failed to satisfy constraint: Member must have length greater than or equal to 1`, fieldPath(found.path))
   }
   const constraint = found.expected === 'present' ? 'Member must not be null' : `Member must be ${/^[aeiou]/.test(found.expected) ? 'an' : 'a'} ${found.expected}`
   const value = found.expected === 'present' ? 'null' : `'${quoteValue(found.value)}'`
-  throw new BadRequest(`1 validation error detected: Value ${value} at '${at}' failed to satisfy constraint: ${constraint}`, param(found.path))
+  throw new BadRequest(`1 validation error detected: Value ${value} at '${at}' failed to satisfy constraint: ${constraint}`, fieldPath(found.path))
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { BadRequest } from '../dialect.js'
-import { checkShape, quoteValue, type Shape } from '../shape.js'
+import { checkShape, fieldPath, quoteValue, type Shape } from '../shape.js'
 
 const call: Shape = { fields: { id: 'string', name: 'string', args: 'object' } }
 const response: Shape = { fields: { id: 'string', name: 'string', response: 'object' } }
@@ -55,11 +55,6 @@ const generate: Shape = {
 
 const PROTO_TYPES: Readonly<Record<string, string>> = { string: 'TYPE_STRING', integer: 'TYPE_INT32', number: 'TYPE_FLOAT', boolean: 'TYPE_BOOL' }
 
-/** Google's field path: `contents[0].parts[0].text`. */
-function googlePath(path: readonly (string | number)[]): string {
-  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('')
-}
-
 /**
  * Throws Gemini's `INVALID_ARGUMENT` for the first `generateContent` field of the wrong type.
  * @throws {BadRequest} a field of `json` does not have Gemini's type.
@@ -67,7 +62,7 @@ function googlePath(path: readonly (string | number)[]): string {
 export function checkGenerateFields(json: Record<string, unknown>): void {
   const found = checkShape(json, generate)
   if (!found) return
-  const at = googlePath(found.path)
+  const at = fieldPath(found.path)
   const type = PROTO_TYPES[found.expected] ?? found.expected
   throw new BadRequest(`Invalid value at '${at}' (${type}), ${quoteValue(found.value)}`, at)
 }
