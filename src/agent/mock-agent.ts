@@ -158,17 +158,17 @@ export class MockAgent<T = unknown> {
     const opts: MockAgentOptions<T> = options ?? {}
 
     const calls: MockCall<T>[] = []
-    // tinyspy records each call, then runs this body with the call's `this`.
-    const spy = createSpy(opts.name ?? 'mock_agent', function (this: unknown) {
-      return invoke(agent, this)
+    // The spy records each call, then runs this body with the call's `this` and arguments.
+    const spy = createSpy(opts.name ?? 'mock_agent', function (this: unknown, args: unknown[]) {
+      return invoke(agent, this, args)
     }, () => calls)
     const agent = spy.fn as unknown as MockAgent<T>
     Object.setPrototypeOf(agent, new.target.prototype)
+    // The brand and `_isMockFunction` are the prototype's (below): one property fewer per agent each.
     Object.defineProperties(agent, {
       description: { value: opts.description, enumerable: true },
       calls: { value: calls, enumerable: true },
       mock: { value: spy.mock, enumerable: true },
-      [KIND]: { value: 'MockAgent' },
     })
     // `agent.run` is the agent itself, so `vi.spyOn(agent, 'run')` and `jest.spyOn(agent, 'run')`
     // (which return a mock they are given as it is) hand back the agent with its spy methods,
@@ -441,6 +441,10 @@ export class MockAgent<T = unknown> {
 
 // Instances are functions: keep call/apply/bind and `instanceof Function` working.
 Object.setPrototypeOf(MockAgent.prototype, Function.prototype)
+// What every agent carries, inherited: the cross-copy brand, and the mark the runners' spy
+// matchers look for (`'_isMockFunction' in fn && fn._isMockFunction === true`).
+Object.defineProperty(MockAgent.prototype, KIND, { value: 'MockAgent' })
+Object.defineProperty(MockAgent.prototype, '_isMockFunction', { value: true, configurable: true, writable: true })
 Object.defineProperty(MockAgent.prototype, Symbol.for('nodejs.util.inspect.custom'), {
   value(this: MockAgent) {
     return `MockAgent ${JSON.stringify(this.name)} (${this.calls.length} ${this.calls.length === 1 ? 'call' : 'calls'})`
@@ -479,13 +483,13 @@ function plan(agent: MockAgent<unknown>, method: string, fn: unknown, once: bool
 }
 
 /**
- * One invocation, which tinyspy has just recorded: records it as a MockCall and answers it —
+ * One invocation, which the spy has just recorded: records it as a MockCall and answers it —
  * at once when nothing needs awaiting, which spares a call its extra promises.
  */
-function invoke<T>(agent: MockAgent<T>, thisArg: unknown): Promise<Envelope<T>> {
+function invoke<T>(agent: MockAgent<T>, thisArg: unknown, args: unknown[]): Promise<Envelope<T>> {
   const internal = state(agent)
   const started = performance.now()
-  const args = internal.spy.begin(thisArg)
+  internal.spy.begin(thisArg)
   const task = args[0]
   const input = typeof task === 'string' ? trustedEnvelope(task, undefined, task, ZERO_METADATA, undefined) : task instanceof Envelope ? task : undefined
   if (!input) {
