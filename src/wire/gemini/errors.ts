@@ -45,8 +45,8 @@ export function geminiErrorAnswer(status: number, message: string, code?: string
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo'
 
 /**
- * A `google.protobuf.Duration` as JSON (`"29s"`, `"0.5s"`): the same wait the `retry-after-ms`
- * header gives, a millisecond at least. A rounded `"0s"` reads as no RetryInfo at all, and Gemini
+ * A `google.protobuf.Duration` as JSON (`"29s"`, `"0.5s"`): the wait the other wires put in
+ * `retry-after-ms` (Google sends no such header), a millisecond at least. A rounded `"0s"` reads as no RetryInfo at all, and Gemini
  * CLI then falls back to the quota's per-minute window: it waited 60 s before its retry.
  */
 function googleDuration(seconds: number): string {
