@@ -34,7 +34,8 @@ export const slowTests = [
 /**
  * Files the quick loop leaves out for its time alone (`npm test` ≤ 90 s on 2 cores): each starts a
  * child process (a proxy alone, a CLI, a small heap, `--expose-gc`), bundles the package with
- * esbuild, or pushes load and large bodies through the server. Together they were about a third
+ * esbuild or loads it in an edge runtime, or pushes load and large bodies through the server (200
+ * concurrent tests' lanes). Together they were about a third
  * of the quick loop's Vitest step. Unlike {@link slowTests} they still run in the Node 24 leg (their
  * children start on that leg's Node, where undici and the HTTP server differ); in the Node 20 leg
  * of `npm run test:all` they run in vitest.slow.config.ts's `heavy` project, with the quick loop's
@@ -44,12 +45,14 @@ export const heavyTests = [
   'test/websocket/hostile.test.ts',
   'test/proxy/back-pressure.test.ts',
   'test/proxy/concurrency.test.ts',
+  'test/lanes/concurrent.test.ts',
   'test/proxy/schema-bomb.test.ts',
   'test/hostile/stdio-mcp.test.ts',
   'test/hostile/own-dispatcher.test.ts',
   'test/routing/undici-dispatcher.test.ts',
   'test/llm/transcript-memory.test.ts',
   'test/edge/edge-runtime.test.ts',
+  'test/edge/edge-environment.test.ts',
   'test/internal/browser-safe.test.ts',
 ]
 
