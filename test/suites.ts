@@ -35,11 +35,11 @@ export const slowTests = [
  * Files the quick loop leaves out for its time alone (`npm test` ≤ 90 s on 2 cores): each starts a
  * child process (a proxy alone, a CLI, a small heap, `--expose-gc`), bundles the package with
  * esbuild or loads it in an edge runtime, or pushes load and large bodies through the server (200
- * concurrent tests' lanes). Together they were about a third
- * of the quick loop's Vitest step. Unlike {@link slowTests} they still run in the Node 24 leg (their
- * children start on that leg's Node, where undici and the HTTP server differ); in the Node 20 leg
- * of `npm run test:all` they run in vitest.slow.config.ts's `heavy` project, with the quick loop's
- * settings (worker threads, one shared module graph).
+ * concurrent tests' lanes). Together they were over a third of the quick loop's Vitest step.
+ * Unlike {@link slowTests} they still run in the Node 24 leg (their children start on that leg's
+ * Node, where undici and the HTTP server differ); in the Node 20 leg of `npm run test:all` they
+ * run in vitest.slow.config.ts's `heavy` project, with the quick loop's settings (worker threads,
+ * one shared module graph).
  */
 export const heavyTests = [
   'test/websocket/hostile.test.ts',
