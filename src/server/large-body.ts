@@ -11,6 +11,7 @@
 import { LoopSlices, yieldToLoop } from '../internal/scheduling.js'
 import { MAX_JSON_DEPTH } from './json-depth.js'
 import { isUtf8, parseSliced, scanLarge, Unreadable } from './sliced-json.js'
+import { syntaxErrorOf } from './syntax-error.js'
 
 /** Bodies of this many bytes or more are read in slices, with turns of the event loop between steps. */
 export const LARGE_BODY = 1024 * 1024
@@ -47,8 +48,11 @@ export async function parseLargeBody(body: Uint8Array): Promise<LargeParse> {
   } catch (error) {
     if (!(error instanceof Unreadable)) throw error
   }
-  // Not JSON: parsed at once, for `JSON.parse`'s own message (and its value, should the pieces
-  // have been wrong where `JSON.parse` is not).
+  // Not JSON: `JSON.parse`'s own message, from a worker thread.
+  const message = await syntaxErrorOf(body, slices)
+  if (typeof message === 'string') return { kind: 'error', message: bodyErrors.json(message) }
+  // No worker thread (an edge runtime), or `JSON.parse` read what the pieces could not: parsed
+  // at once, for its message or its value.
   await yieldToLoop()
   try {
     return { kind: 'ok', json: JSON.parse(strictUtf8.decode(body)) }

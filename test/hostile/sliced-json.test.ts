@@ -1,12 +1,14 @@
 /**
  * A large body is parsed in pieces with turns of the event loop between (SPEC §24; see
  * src/server/sliced-json.ts): the value must be exactly `JSON.parse`'s, and a body that is not
- * JSON, not UTF-8 or nested too deep gets the same 400 message as a small body would.
+ * JSON, not UTF-8 or nested too deep gets the same 400 message as a small body would (`JSON.parse`'s
+ * own, found by a worker thread).
  */
 import { describe, expect, test } from 'vitest'
 import { bodyErrors, parseLargeBody } from '../../src/server/large-body.js'
 import { LoopSlices } from '../../src/internal/scheduling.js'
 import { LEAF_BYTES, parseSliced, scanLarge } from '../../src/server/sliced-json.js'
+import { syntaxErrorOf } from '../../src/server/syntax-error.js'
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text)
 
@@ -89,6 +91,8 @@ describe('a large body that is not JSON gets the message a small one would', () 
     const expected = atOnce(bytes)
     expect(expected.kind).toBe('error')
     expect(await parseLargeBody(bytes)).toEqual(expected)
+    // The message comes from a worker thread, not from a parse on the event loop.
+    expect(bodyErrors.json((await syntaxErrorOf(bytes, new LoopSlices()))!)).toBe((expected as { message: string }).message)
   })
 
   test('bytes that are not UTF-8, and nesting deeper than the limit, in the order the one-turn path checks them', async () => {
