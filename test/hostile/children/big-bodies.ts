@@ -67,14 +67,20 @@ const shapes: Record<string, () => [string, unknown]> = {
   anthropicManyBlocks: () => ['/v1/messages', { model: 'my-model', max_tokens: 10, messages: [{ role: 'user', content: many(340, (i) => ({ type: 'text', text: words(300, i) })) }] }],
   geminiManyContents: () => ['/v1beta/models/my-model:generateContent', { contents: many(1060, (i) => ({ role: i % 2 ? 'model' : 'user', parts: [{ text: words(1000, i) }] })) }],
   bedrockManyMessages: () => ['/model/my-model/converse', { messages: many(1060, (i) => ({ role: i % 2 ? 'assistant' : 'user', content: [{ text: words(1000, i) }] })) }],
+  // 31,000 messages, then a byte that makes it no JSON: the 400 with JSON.parse's own message.
+  chatNotJson: () => ['/v1/chat/completions', { model: 'my-model', messages: many(1040, (i) => ({ role: i % 2 ? 'assistant' : 'user', content: words(1000, i) })), broken: NOT_JSON }],
 }
+/** Stands for a value; replaced by text no JSON parser takes once the body is made. */
+const NOT_JSON = '\u0000not json\u0000'
 
-/** Posts `body` (bytes made beforehand, so the client's own work is a write) and reads the answer. */
-function post(path: string, body: Buffer): Promise<number> {
+/** Posts `body` (bytes made beforehand, so the client's own work is a write); its status and the start of its answer. */
+function post(path: string, body: Buffer): Promise<{ status: number; answer: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode ?? 0))
+      let answer = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (answer += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, answer: answer.slice(0, 300) }))
     })
     req.on('error', reject)
     req.end(body)
@@ -88,16 +94,16 @@ const results: Record<string, unknown> = {}
 for (const [name, shape] of Object.entries(shapes)) {
   if (only && only !== name) continue
   const [path, json] = shape()
-  const body = Buffer.from(JSON.stringify(json))
+  const body = Buffer.from(JSON.stringify(json).replace(JSON.stringify(NOT_JSON), '{,}'))
   // Building the body is the client's work, not the proxy's: the block is measured from here.
   await new Promise((resolve) => setTimeout(resolve, 50))
   blockMax = 0
   delay.reset()
   delay.enable()
   const started = performance.now()
-  const status = await post(path, body)
+  const { status, answer } = await post(path, body)
   delay.disable()
-  results[name] = { status, bytes: body.length, ms: Math.round(performance.now() - started), blockMs: Math.round(blockMax), stallMs: Math.round(delay.max / 1e6) }
+  results[name] = { status, answer: status === 200 ? undefined : answer, bytes: body.length, ms: Math.round(performance.now() - started), blockMs: Math.round(blockMax), stallMs: Math.round(delay.max / 1e6) }
   proxy.reset()
 }
 clearInterval(ticker)
