@@ -4,43 +4,17 @@
  * settings (token counting and the prompt cache on). Prints one JSON line: each request's status,
  * size and time, and the longest block of the event loop while it was served.
  *
- * A block is the CPU time the main thread spent between two ticks of a 10 ms timer (capped by the
- * time that passed), read from Linux's `/proc/thread-self/schedstat`: on a shared, loaded machine a
- * late tick may only mean the process waited for a core, and the process's own CPU time would
- * count its other threads (the collector's helpers marking a large heap) as blocks. Elsewhere, the
- * process's CPU time is used, which errs high. `monitorEventLoopDelay`'s wall-clock maximum is
- * printed beside it.
+ * A block is the CPU time the main thread spent between two ticks of a 10 ms timer (see
+ * `BlockMeter`); `monitorEventLoopDelay`'s wall-clock maximum is printed beside it.
  */
-import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { FakeProxy } from '../../../src/server/fake-proxy.js'
+import { BlockMeter } from '../../child-figures.js'
 
 const proxy = await new FakeProxy().start()
 
-/** The main thread's CPU time in ms: its own on Linux, else the process's. */
-const mainCpuMs = ((): (() => number) => {
-  try {
-    readFileSync('/proc/thread-self/schedstat', 'utf8')
-    return () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6
-  } catch {
-    return () => {
-      const { user, system } = process.cpuUsage()
-      return (user + system) / 1000
-    }
-  }
-})()
-
-let blockMax = 0
-let lastWall = performance.now()
-let lastCpu = mainCpuMs()
-const ticker = setInterval(() => {
-  const wall = performance.now()
-  const cpu = mainCpuMs()
-  blockMax = Math.max(blockMax, Math.min(wall - lastWall, cpu - lastCpu))
-  lastWall = wall
-  lastCpu = cpu
-}, 10)
+const blocks = new BlockMeter()
 const delay = monitorEventLoopDelay({ resolution: 10 })
 
 const SIZE = 31 * 1024 * 1024
@@ -97,15 +71,15 @@ for (const [name, shape] of Object.entries(shapes)) {
   const body = Buffer.from(JSON.stringify(json).replace(JSON.stringify(NOT_JSON), '{,}'))
   // Building the body is the client's work, not the proxy's: the block is measured from here.
   await new Promise((resolve) => setTimeout(resolve, 50))
-  blockMax = 0
+  blocks.reset()
   delay.reset()
   delay.enable()
   const started = performance.now()
   const { status, answer } = await post(path, body)
   delay.disable()
-  results[name] = { status, answer: status === 200 ? undefined : answer, bytes: body.length, ms: Math.round(performance.now() - started), blockMs: Math.round(blockMax), stallMs: Math.round(delay.max / 1e6) }
+  results[name] = { status, answer: status === 200 ? undefined : answer, bytes: body.length, ms: Math.round(performance.now() - started), blockMs: Math.round(blocks.maxMs), stallMs: Math.round(delay.max / 1e6) }
   proxy.reset()
 }
-clearInterval(ticker)
+blocks.stop()
 await proxy.close()
 process.stdout.write(`${JSON.stringify(results)}\n`)
