@@ -32,6 +32,31 @@ export const slowTests = [
 ]
 
 /**
+ * Files the quick loop leaves out for its time alone (`npm test` ≤ 90 s on 2 cores): each starts a
+ * child process (a proxy alone, a CLI, a small heap, `--expose-gc`), bundles the package with
+ * esbuild or loads it in an edge runtime, or pushes load and large bodies through the server (200
+ * concurrent tests' lanes). Together they were over a third of the quick loop's Vitest step.
+ * Unlike {@link slowTests} they still run in the Node 24 leg (their children start on that leg's
+ * Node, where undici and the HTTP server differ); in the Node 20 leg of `npm run test:all` they
+ * run in vitest.slow.config.ts's `heavy` project, with the quick loop's settings (worker threads,
+ * one shared module graph).
+ */
+export const heavyTests = [
+  'test/websocket/hostile.test.ts',
+  'test/proxy/back-pressure.test.ts',
+  'test/proxy/concurrency.test.ts',
+  'test/lanes/concurrent.test.ts',
+  'test/proxy/schema-bomb.test.ts',
+  'test/hostile/stdio-mcp.test.ts',
+  'test/hostile/own-dispatcher.test.ts',
+  'test/routing/undici-dispatcher.test.ts',
+  'test/llm/transcript-memory.test.ts',
+  'test/edge/edge-runtime.test.ts',
+  'test/edge/edge-environment.test.ts',
+  'test/internal/browser-safe.test.ts',
+]
+
+/**
  * Files that need a fresh module graph each: they check what the registry, the setup entry or the
  * network guard hold when the file starts, so another file's leftovers in a shared worker would
  * change their answer.
