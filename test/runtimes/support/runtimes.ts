@@ -8,7 +8,7 @@
  * @module
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -103,11 +103,16 @@ export function scratch(prefix: string): { dir: string; dispose(): void } {
  * does where there is no `lsb_release`: the same answer.
  */
 const NO_LSB_RELEASE = ((): string => {
-  const dir = join(SCRATCH_ROOT, `agent-doubles-no-lsb-release-${process.pid}`)
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'lsb_release'), '#!/bin/sh\nexit 1\n')
-  chmodSync(join(dir, 'lsb_release'), 0o755)
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  // One directory for every test process (the script never changes), written by rename so a
+  // Codex starting meanwhile never runs a half-written file.
+  const dir = join(SCRATCH_ROOT, 'agent-doubles-no-lsb-release')
+  const script = join(dir, 'lsb_release')
+  if (!existsSync(script)) {
+    mkdirSync(dir, { recursive: true })
+    const draft = `${script}.${process.pid}`
+    writeFileSync(draft, '#!/bin/sh\nexit 1\n', { mode: 0o755 })
+    renameSync(draft, script)
+  }
   return dir
 })()
 
