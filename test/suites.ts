@@ -18,7 +18,7 @@ export const slowTests = [
   'test/cli/commands.test.ts',
   'test/cli/parent.test.ts',
   'test/proxy/hostile/findings.test.ts',
-  // SPEC §24: ~2,200 fuzz bodies; four 7 MB bodies measured in a child; a CLI from the sources.
+  // SPEC §24: ~2,200 fuzz bodies; six bodies of 16–31 MiB measured in two children (30–60 s loaded); a CLI from the sources.
   'test/hostile/fuzz.test.ts',
   'test/hostile/big-bodies.test.ts',
   'test/cli/request-timeout.test.ts',
