@@ -53,6 +53,8 @@ describe.skipIf(suite.unavailable !== undefined).concurrent(suite.title, { timeo
     expect(mcp).toHaveCalledMcpTool('lookup')
   })
 
+  // Gemini CLI waits 5-6 s before retrying any 429 or 5xx (its first backoff, not configurable);
+  // the 429's RetryInfo says a millisecond, else it would wait the per-minute quota's 60 s.
   test('a provider error Gemini CLI retries (429), then the scripted answer', async ({ fakeProxy, scriptedLLM }) => {
     const llm = scriptedLLM(['Recovered.'])
     fakeProxy.use(llm).providerError('rate_limit')

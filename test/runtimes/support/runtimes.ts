@@ -8,7 +8,7 @@
  * @module
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -103,11 +103,16 @@ export function scratch(prefix: string): { dir: string; dispose(): void } {
  * does where there is no `lsb_release`: the same answer.
  */
 const NO_LSB_RELEASE = ((): string => {
-  const dir = join(SCRATCH_ROOT, `agent-doubles-no-lsb-release-${process.pid}`)
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'lsb_release'), '#!/bin/sh\nexit 1\n')
-  chmodSync(join(dir, 'lsb_release'), 0o755)
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  // One directory for every test process (the script never changes), written by rename so a
+  // Codex starting meanwhile never runs a half-written file.
+  const dir = join(SCRATCH_ROOT, 'agent-doubles-no-lsb-release')
+  const script = join(dir, 'lsb_release')
+  if (!existsSync(script)) {
+    mkdirSync(dir, { recursive: true })
+    const draft = `${script}.${process.pid}`
+    writeFileSync(draft, '#!/bin/sh\nexit 1\n', { mode: 0o755 })
+    renameSync(draft, script)
+  }
   return dir
 })()
 
@@ -115,8 +120,9 @@ const NO_LSB_RELEASE = ((): string => {
  * The Node that runs Gemini CLI (a Node program), and the compile cache it keeps: Node 22 or
  * later with `NODE_COMPILE_CACHE` keeps V8's code for the CLI's 20 MB of bundle between runs,
  * which Node 20 cannot. `AGENT_DOUBLES_RUNTIME_NODE` names one; else this Node when it is 22 or
- * later; else Node 24 by `npx -y node@24` (resolved once per test file); else this Node, with the
- * reason.
+ * later; else Node 24 by `npx --prefer-offline -y node@24` (resolved once per test file, from
+ * npx's cache when it is there, as the Node 24 leg of `npm run test:all` leaves it); else this
+ * Node, with the reason.
  */
 export interface RuntimeNode {
   path: string
@@ -146,7 +152,7 @@ async function resolveRuntimeNode(): Promise<RuntimeNode> {
   if (named) return withCache(named, await probe(named, ['--version']), `AGENT_DOUBLES_RUNTIME_NODE is Node ${named}, older than 22`)
   if (major(process.version) >= 22) return withCache(process.execPath, process.version)
   try {
-    const [path, version] = (await probe('npx', ['-y', 'node@24', '-p', 'process.execPath + " " + process.version'])).split('\n').at(-1)!.split(' ')
+    const [path, version] = (await probe('npx', ['--prefer-offline', '-y', 'node@24', '-p', 'process.execPath + " " + process.version'])).split('\n').at(-1)!.split(' ')
     return withCache(path!, version!)
   } catch (error) {
     return { path: process.execPath, version: process.version, env: {}, note: `no Node 22+ (npx -y node@24: ${(error as Error).message.split('\n')[0]}), so no compile cache` }
