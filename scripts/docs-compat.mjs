@@ -72,14 +72,16 @@ function installedVersion(pkg, base = root) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : undefined
 }
 
-/** The dialect names of the `Dialect` type, wherever the source keeps it. */
+/**
+ * The dialect names of the `Dialect` type: the `dialectNames` each provider of the list
+ * (src/wire/providers.ts, one line a provider) declares in its folder.
+ */
 function dialectNames() {
-  for (const file of sourceFiles(join(root, 'src'))) {
-    const text = readFileSync(file, 'utf8')
-    const match = /export type Dialect =([^;]*?)(?:\n\n|;|\nexport)/.exec(text)
-    if (match) return [...match[1].matchAll(/'([a-z0-9-]+)'/g)].map((m) => m[1])
-  }
-  return []
+  const list = readFileSync(join(root, 'src/wire/providers.ts'), 'utf8')
+  return [...list.matchAll(/^export \{ \w+ as \w+ \} from '\.\/([^']+)\.js'$/gm)].flatMap((line) => {
+    const declaration = readFileSync(join(root, 'src/wire', `${line[1]}.ts`), 'utf8')
+    return [...(/dialectNames: \[([^\]]*)\]/.exec(declaration)?.[1] ?? '').matchAll(/'([a-z0-9-]+)'/g)].map((m) => m[1])
+  })
 }
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')

@@ -27,6 +27,8 @@ export const slowTests = [
   'test/chaos/determinism.test.ts',
   'test/chaos/failure-seed.test.ts',
   'test/chaos/run-seed.test.ts',
+  // SPEC §21: a copy of src/ with a toy provider added by one line, run in a child.
+  'test/wire/one-line-provider.test.ts',
 ]
 
 /**

@@ -89,9 +89,10 @@ export class PromptCache {
 
   #explicit(prompt: CachePrompt, now: number): CacheOutcome {
     const { blocks } = prompt
+    // Most requests mark no breakpoint: they are answered before anything is added up.
+    if (!blocks.some((block) => block.breakpointMs !== undefined)) return { read: 0, write: 0, write1h: 0, miss: { reason: 'no-breakpoint' } }
     const cumulative = prefixSums(blocks)
     const breakpoints = blocks.flatMap((block, index) => (block.breakpointMs === undefined ? [] : [index]))
-    if (breakpoints.length === 0) return { read: 0, write: 0, write1h: 0, miss: { reason: 'no-breakpoint' } }
     // A hit: a live entry whose prefix ends at a breakpoint or up to 20 blocks before one.
     let hit: { entry: Entry; end: number } | undefined
     for (const entry of this.#entries) {

@@ -5,12 +5,13 @@
 import type { RequestFault } from './chaos.js'
 import type { ModelRequest, ModelResponse } from '../llm/types.js'
 import type { RefusalCode } from '../gateway/refusal-codes.js'
-import type { Dialect } from '../wire/names.js'
+import type { Dialect } from '../wire/dialects.js'
 import type { CacheMiss } from '../llm/prompt-cache.js'
 
-// The names of dialects and features belong to the wire (src/wire/names.ts); re-exported here,
-// beside the records that carry them.
-export type { Dialect, ProxyFeature } from '../wire/names.js'
+// The names of dialects (made of each provider's declaration, src/wire/dialects.ts) and features
+// (src/wire/names.ts) belong to the wire; re-exported here, beside the records that carry them.
+export type { Dialect } from '../wire/dialects.js'
+export type { ProxyFeature } from '../wire/names.js'
 export { allFeatures } from '../wire/names.js'
 
 /** Who sent a request, read from the `X-Viper-*` headers. */

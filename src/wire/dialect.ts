@@ -5,7 +5,7 @@
  * @module
  */
 import type { Message, ModelRequest, ModelResponse, Part, StreamEvent, ToolDefinition, Usage } from '../llm/types.js'
-import type { Dialect, ErrorStyle, ProxyFeature } from './names.js'
+import type { ErrorStyle, ProxyFeature } from './names.js'
 import type { AnsweredProviderError, ProviderErrorAnswer, ProviderErrorDetail } from './provider-error.js'
 import type { PromptTerms } from './prompt-layout.js'
 import type { ResponseMemory } from './response-memory.js'
@@ -112,7 +112,12 @@ export class BadRequest extends Error {
 
 /** The parts every dialect has. */
 interface DialectBase {
-  readonly id: Dialect
+  /**
+   * The dialect's name, one of its provider's {@link WireProvider.dialectNames}: the package's
+   * `Dialect` union is made of those declarations (src/wire/dialects.ts), so the contract, below
+   * the list, names it as a string.
+   */
+  readonly id: string
   /** The shape of refusals and bad-input errors on this route. */
   readonly errorStyle: Exclude<ErrorStyle, 'local'>
   /** Features the proxy must report for a request on this route (SPEC §5.3 check 5). */
@@ -254,9 +259,16 @@ export interface ProviderHost {
  * network guard's hosts, `fakeProxy.env` and the unknown-path error shapes are derived from
  * the list. Adding a provider is its folder and that one line.
  */
-export interface WireProvider {
+export interface WireProvider<Names extends readonly string[] = readonly string[]> {
   /** The provider's name, for messages and the layout test. */
   readonly name: string
+  /**
+   * Every dialect name its wire serves, declared `as const` through {@link defineProvider}: the
+   * ids of {@link dialects} and of its WebSocket transports (`openai-realtime`, `gemini-live`).
+   * The package's `Dialect` union is the union of every listed provider's names; a provider
+   * serving only other providers' dialects on its own paths (Azure, Vertex) declares none.
+   */
+  readonly dialectNames: Names
   /** Every dialect it serves (the ones its routes and patterns can give). */
   readonly dialects: readonly WireDialect[]
   /** Routes at fixed paths. */
@@ -275,6 +287,18 @@ export interface WireProvider {
    * {@link PLACEHOLDER_KEY} for keys.
    */
   env?(url: string): Record<string, string>
+}
+
+/**
+ * A provider as its folder declares it, with its {@link WireProvider.dialectNames} kept as the
+ * literal names they are (the `const` type parameter), so the list of dialects can make the
+ * `Dialect` union of them. Returns `provider` itself.
+ * @example
+ * // src/wire/toy/provider.ts, listed by one line of src/wire/providers.ts:
+ * export const toyProvider = defineProvider({ name: 'Toy', dialectNames: ['toy-chat'], dialects: [toyChat], routes: { '/toy/chat': { method: 'POST', dialect: toyChat } }, hosts: [{ host: 'api.toy.example' }] })
+ */
+export function defineProvider<const Names extends readonly string[]>(provider: WireProvider<Names>): WireProvider<Names> {
+  return provider
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * THE list of dialects: one entry per provider, each declared by its own folder (routes, hosts,
- * unknown-path error shape, client environment). The route table, the network guard's hosts
- * and `fakeProxy.env` are derived from it, so adding a provider is its folder and one line here.
+ * What the list of providers (./providers.ts, one line a provider) gives the rest of the package:
+ * the route table, the unknown-path error shapes, the providers for the network guard's hosts
+ * and `fakeProxy.env`, every dialect, and the `Dialect` union of their names.
  * Both `/v1/x` and `/x` are served for the generation routes, because clients disagree on
  * whether the base URL carries `/v1` (the Anthropic SDK appends `/v1/messages`, the AI SDK's
  * Anthropic provider `/messages`).
@@ -9,44 +9,49 @@
  */
 import type { ErrorStyle } from './names.js'
 import type { Route, RoutePattern, WireDialect, WireProvider } from './dialect.js'
-import { anthropicProvider } from './anthropic-messages/provider.js'
-import { azureProvider } from './azure/provider.js'
-import { bedrockProvider } from './bedrock/provider.js'
-import { geminiProvider } from './gemini/provider.js'
-import { ollamaProvider } from './ollama/provider.js'
-import { openaiProvider } from './openai/provider.js'
-import { vertexProvider } from './vertex/index.js'
+import * as listed from './providers.js'
 
-export type { Route } from './dialect.js'
+type Listed = typeof listed
 
-/** Every provider the fake serves, in the order their parameterised routes are tried. */
-export const providers: readonly WireProvider[] = Object.freeze([
-  openaiProvider,
-  anthropicProvider,
-  geminiProvider,
-  ollamaProvider,
-  bedrockProvider,
-  azureProvider,
-  vertexProvider,
-])
+/**
+ * The wire dialect a request was served in: the names every provider of the list declares
+ * (its `dialectNames`), HTTP and WebSocket.
+ */
+export type Dialect = Listed[keyof Listed]['dialectNames'][number]
 
-const table: Readonly<Record<string, Route>> = Object.assign({}, ...providers.map((provider) => provider.routes ?? {}))
+/** A dialect as the list serves it: its `id` one of the {@link Dialect} names its provider declares. */
+export type ServedDialect = WireDialect & { readonly id: Dialect }
 
-/** Routes whose paths carry parameters (a model, a deployment), tried in order after the table. */
+/** A route as the list serves it (see {@link ServedDialect}). */
+export interface ServedRoute extends Route {
+  readonly dialect: ServedDialect
+}
+
+/**
+ * Every provider the fake serves. Their order decides nothing (no two claim one path); it is the
+ * list's, alphabetical by the names it exports.
+ */
+export const providers: readonly WireProvider[] = Object.freeze(Object.values(listed))
+
+// Each dialect's id is one its provider declares (test/wire/providers-layout.test.ts), so the
+// table's dialects are served dialects.
+const table: Readonly<Record<string, ServedRoute>> = Object.assign({}, ...providers.map((provider) => provider.routes ?? {}))
+
+/** Routes whose paths carry parameters (a model, a deployment), tried after the table; no path matches two. */
 const patterns: readonly RoutePattern[] = providers.flatMap((provider) => provider.patterns ?? [])
 
 /** Every dialect of every provider. */
-export const allDialects: readonly WireDialect[] = providers.flatMap((provider) => provider.dialects)
+export const allDialects: readonly ServedDialect[] = providers.flatMap((provider) => provider.dialects as readonly ServedDialect[])
 
 /** The route serving `path` (no query string), or `undefined`. `/v1/models/{id}` is the model list's. */
-export function findRoute(path: string): Route | undefined {
+export function findRoute(path: string): ServedRoute | undefined {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path
   const exact = table[trimmed]
   if (exact) return exact
   for (const { path: pattern, route } of patterns) {
     const match = pattern.exec(trimmed)
     const found = match && route(match)
-    if (found) return found
+    if (found) return found as ServedRoute
   }
   return /^(\/v1)?\/models\/[^/]+$/.test(trimmed) ? table['/v1/models'] : undefined
 }
@@ -61,10 +66,10 @@ export function isAgentApiPath(path: string): boolean {
  * `/api/`, Bedrock's `/model/`, Azure's `/openai/`), for a path no route serves; `undefined`
  * elsewhere ({@link errorStyleForPath} decides there).
  */
-export function providerForUnknownPath(path: string): WireDialect | undefined {
+export function providerForUnknownPath(path: string): ServedDialect | undefined {
   for (const provider of providers) {
     const dialect = provider.unknownPath?.(path)
-    if (dialect) return dialect
+    if (dialect) return dialect as ServedDialect
   }
   return undefined
 }
@@ -90,7 +95,7 @@ export function errorStyleFor(path: string, headers: Readonly<Record<string, str
  * pattern's `examples`. For tests that must reach every dialect (SPEC §24's fuzz pass), which
  * also check that every dialect of {@link allDialects} is reached.
  */
-export function everyRoute(): readonly (Route & { readonly path: string })[] {
+export function everyRoute(): readonly (ServedRoute & { readonly path: string })[] {
   const paths = [...Object.keys(table), ...patterns.flatMap((pattern) => pattern.examples ?? [])]
   return paths.map((path) => {
     const route = findRoute(path)

@@ -1,32 +1,10 @@
 /**
- * The names the wire gives things: the dialect a request was served in, and the features a proxy
- * reports. Here, not with the server's records, so the dialects can name them without importing
- * the server.
+ * The names the wire gives things: the features a proxy reports and the error shapes it answers
+ * in. Here, not with the server's records, so the dialects can name them without importing the
+ * server. (The dialects' own names make the `Dialect` union in dialects.ts, from each provider's
+ * declaration.)
  * @module
  */
-
-/** The wire dialect a request was served in. */
-export type Dialect =
-  | 'openai-chat'
-  | 'openai-responses'
-  | 'anthropic-messages'
-  | 'anthropic-count-tokens'
-  | 'openai-embeddings'
-  | 'openai-models'
-  | 'gemini-generate'
-  | 'gemini-count-tokens'
-  | 'gemini-embed'
-  | 'gemini-models'
-  | 'ollama-chat'
-  | 'ollama-generate'
-  | 'ollama-embed'
-  | 'ollama-tags'
-  | 'bedrock-converse'
-  | 'bedrock-invoke'
-  | 'bedrock-embed'
-  | 'bedrock-count-tokens'
-  | 'openai-realtime'
-  | 'gemini-live'
 
 /** The features a proxy can report from `GET /viper/v1/info`. */
 export type ProxyFeature =

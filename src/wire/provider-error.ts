@@ -6,7 +6,6 @@
  * @module
  */
 import type { ProviderErrorName } from '../provider-errors.js'
-import type { Dialect } from './names.js'
 
 /** A provider error the proxy answers (`timeout` has no answer: the proxy just never replies). */
 export type AnsweredProviderError = Exclude<ProviderErrorName, 'timeout'>
@@ -36,8 +35,11 @@ export interface ProviderErrorAnswer {
 
 /** What the answer may say beyond the name. */
 export interface ProviderErrorDetail {
-  /** The dialect serving the request (one provider's folder may serve several). */
-  dialect: Dialect
+  /**
+   * The dialect serving the request (one provider's folder may serve several): a `Dialect`, named
+   * as a string here because the union is made above the wire's contract (src/wire/dialects.ts).
+   */
+  dialect: string
   message?: string
   retryAfterS?: number
   /** The answer's request id (Anthropic bodies carry it). */

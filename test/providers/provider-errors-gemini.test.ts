@@ -70,6 +70,11 @@ describe('provider errors on Gemini through @google/genai', () => {
     const body = (await limited.json()) as { error: { details: { '@type': string; retryDelay?: string }[] } }
     expect(body.error.details.map((detail) => detail['@type'])).toEqual(['type.googleapis.com/google.rpc.QuotaFailure', 'type.googleapis.com/google.rpc.RetryInfo'])
     expect(body.error.details[1].retryDelay).toBe('7s')
+    // Without retryAfterS, the millisecond the other wires' retry-after-ms gives: not a rounded
+    // "0s", which Gemini CLI reads as no RetryInfo (and then waits the quota's per-minute window, 60 s).
+    proxy.providerError('rate_limit')
+    const soon = await fetch(`${proxy.url}/v1beta/models/gemini-2.5-flash:generateContent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) })
+    expect(((await soon.json()) as { error: { details: { retryDelay?: string }[] } }).error.details[1]!.retryDelay).toBe('0.001s')
   })
 
   test('a streamed call gets the error status before any chunk, and a given message', async () => {

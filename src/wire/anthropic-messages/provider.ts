@@ -2,13 +2,14 @@
  * Anthropic's API as one provider (SPEC §21): the Messages and token-count routes and its host.
  * @module
  */
-import { PLACEHOLDER_KEY, type WireProvider } from '../dialect.js'
+import { defineProvider, PLACEHOLDER_KEY } from '../dialect.js'
 import { anthropicMessages } from './codec.js'
 import { anthropicCountTokens } from './count-tokens.js'
 
 /** Anthropic: `/v1/messages` (and `/messages`, which the AI SDK's provider appends) and `count_tokens`. */
-export const anthropicProvider: WireProvider = {
+export const anthropicProvider = defineProvider({
   name: 'Anthropic',
+  dialectNames: ['anthropic-messages', 'anthropic-count-tokens'],
   dialects: [anthropicMessages, anthropicCountTokens],
   routes: {
     '/v1/messages': { method: 'POST', dialect: anthropicMessages },
@@ -24,4 +25,4 @@ export const anthropicProvider: WireProvider = {
     // Claude Code sends it as a bearer token; the fake accepts either.
     ANTHROPIC_AUTH_TOKEN: PLACEHOLDER_KEY,
   }),
-}
+})

@@ -2,7 +2,7 @@
  * Azure OpenAI as one provider (SPEC §21): OpenAI's dialects on Azure's paths, and its hosts.
  * @module
  */
-import { PLACEHOLDER_KEY, type Route, type WireProvider } from '../dialect.js'
+import { defineProvider, PLACEHOLDER_KEY, type Route } from '../dialect.js'
 import { openaiChat } from '../openai-chat/codec.js'
 import { openaiEmbeddings } from '../openai-embeddings/codec.js'
 import { openaiModels } from '../openai-models/codec.js'
@@ -23,8 +23,10 @@ function azureRoute(operation: string, versioned: boolean): Route {
 }
 
 /** Azure OpenAI: `/openai/deployments/{name}/…` (dated `api-version`) and `/openai/v1/…`. */
-export const azureProvider: WireProvider = {
+export const azureProvider = defineProvider({
   name: 'Azure OpenAI',
+  // OpenAI's dialects, by their own names, on Azure's paths.
+  dialectNames: [],
   dialects: Object.values(azure).flatMap((entry) => [entry.versioned, entry.dated]),
   patterns: [
     {
@@ -48,4 +50,4 @@ export const azureProvider: WireProvider = {
     // The AI SDK's Azure provider reads this key name.
     AZURE_API_KEY: PLACEHOLDER_KEY,
   }),
-}
+})

@@ -2,7 +2,7 @@
  * Amazon Bedrock as one provider (SPEC §21): `/model/{id}/{operation}` and its runtime hosts.
  * @module
  */
-import { PLACEHOLDER_KEY, type WireDialect, type WireProvider } from '../dialect.js'
+import { defineProvider, PLACEHOLDER_KEY, type WireDialect } from '../dialect.js'
 import { decodeSegment } from '../params.js'
 import { BEDROCK_MODEL_PATH, bedrockConverse } from './converse.js'
 import { bedrockCountTokens } from './count-tokens.js'
@@ -17,8 +17,9 @@ function bedrockDialect(operation: string, modelId: string): WireDialect {
 }
 
 /** Bedrock Runtime: Converse, ConverseStream, InvokeModel (with its stream) and CountTokens. */
-export const bedrockProvider: WireProvider = {
+export const bedrockProvider = defineProvider({
   name: 'Bedrock',
+  dialectNames: ['bedrock-converse', 'bedrock-invoke', 'bedrock-embed', 'bedrock-count-tokens'],
   dialects: [bedrockConverse, bedrockInvoke, bedrockEmbed, bedrockCountTokens],
   patterns: [
     {
@@ -41,4 +42,4 @@ export const bedrockProvider: WireProvider = {
     AWS_REGION: 'us-east-1',
     AWS_DEFAULT_REGION: 'us-east-1',
   }),
-}
+})

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ErrorAnswer } from '../dialect.js'
-import type { AnsweredProviderError, ProviderErrorAnswer, ProviderErrorDetail } from '../provider-error.js'
+import { waitSeconds, type AnsweredProviderError, type ProviderErrorAnswer, type ProviderErrorDetail } from '../provider-error.js'
 
 /** The gRPC status names Gemini errors carry, by HTTP status. */
 const STATUS_NAMES: Readonly<Record<number, string>> = {
@@ -44,6 +44,16 @@ export function geminiErrorAnswer(status: number, message: string, code?: string
 
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo'
 
+/**
+ * A `google.protobuf.Duration` as JSON (`"29s"`, `"0.5s"`): the wait the other wires put in
+ * `retry-after-ms` (Google sends no such header), a millisecond at least. A rounded `"0s"` reads as no RetryInfo at all, and Gemini
+ * CLI then falls back to the quota's per-minute window: it waited 60 s before its retry.
+ */
+function googleDuration(seconds: number): string {
+  const waitS = Math.max(0.001, Number(seconds.toFixed(3)))
+  return `${waitS}s`
+}
+
 /** One Gemini error: HTTP status, Google's wording and the details it sends. */
 function geminiWireError(name: Exclude<AnsweredProviderError, 'content_filter'>, detail: ProviderErrorDetail): { status: number; message: string; details?: unknown[] } {
   const model = detail.model ?? 'unknown'
@@ -54,7 +64,7 @@ function geminiWireError(name: Exclude<AnsweredProviderError, 'content_filter'>,
         message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.',
         details: [
           { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests', quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier', quotaDimensions: { location: 'global', model }, quotaValue: '10' }] },
-          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${Math.ceil(detail.retryAfterS ?? 0)}s` },
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: googleDuration(waitSeconds(detail)) },
         ],
       }
     case 'insufficient_quota':

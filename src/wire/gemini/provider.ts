@@ -2,12 +2,14 @@
  * The Gemini API as one provider (SPEC §21): its model-method and model-list routes and its host.
  * @module
  */
-import { PLACEHOLDER_KEY, type WireProvider } from '../dialect.js'
+import { defineProvider, PLACEHOLDER_KEY } from '../dialect.js'
 import { GEMINI_METHOD_PATH, GEMINI_MODELS_ROUTE, geminiCountTokens, geminiEmbed, geminiGenerate, geminiModels } from './codec.js'
 
 /** Gemini: `/v1beta/models/{model}:{method}` and the model list. */
-export const geminiProvider: WireProvider = {
+export const geminiProvider = defineProvider({
   name: 'Gemini',
+  // gemini-live: the Live API's WebSocket transport (its session is the server's, its frames the wire's).
+  dialectNames: ['gemini-generate', 'gemini-count-tokens', 'gemini-embed', 'gemini-models', 'gemini-live'],
   dialects: [geminiGenerate, geminiCountTokens, geminiEmbed, geminiModels],
   patterns: [
     {
@@ -31,4 +33,4 @@ export const geminiProvider: WireProvider = {
     // The AI SDK's Google provider reads this key name.
     GOOGLE_GENERATIVE_AI_API_KEY: PLACEHOLDER_KEY,
   }),
-}
+})

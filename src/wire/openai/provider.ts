@@ -3,7 +3,7 @@
  * dialects' routes, OpenAI's host and the OpenAI-compatible vendors the Chat dialect serves.
  * @module
  */
-import { PLACEHOLDER_KEY, type Route, type WireProvider } from '../dialect.js'
+import { defineProvider, PLACEHOLDER_KEY, type Route } from '../dialect.js'
 import { openaiChat } from '../openai-chat/codec.js'
 import { openaiEmbeddings } from '../openai-embeddings/codec.js'
 import { openaiModels } from '../openai-models/codec.js'
@@ -21,8 +21,10 @@ for (const [path, method, dialect] of [
 }
 
 /** OpenAI and the OpenAI-compatible vendors (served by the Chat dialect on the fake's `/v1`). */
-export const openaiProvider: WireProvider = {
+export const openaiProvider = defineProvider({
   name: 'OpenAI',
+  // openai-realtime: the Realtime API's WebSocket transport (its session is the server's, its events the wire's).
+  dialectNames: ['openai-chat', 'openai-responses', 'openai-embeddings', 'openai-models', 'openai-realtime'],
   dialects: [openaiChat, openaiResponses, openaiEmbeddings, openaiModels],
   routes,
   hosts: [
@@ -52,4 +54,4 @@ export const openaiProvider: WireProvider = {
     GROQ_API_KEY: PLACEHOLDER_KEY,
     XAI_API_KEY: PLACEHOLDER_KEY,
   }),
-}
+})

@@ -3,7 +3,7 @@
  * and its hosts. The one entry the list of dialects (../dialects.ts) holds for Vertex.
  * @module
  */
-import type { Route, WireProvider } from '../dialect.js'
+import { defineProvider, type Route } from '../dialect.js'
 import { geminiCountTokens, geminiGenerate } from '../gemini/codec.js'
 import { anthropicOnVertex } from './anthropic.js'
 import { onVertex } from './gemini.js'
@@ -35,12 +35,14 @@ export const vertexRoute = {
 }
 
 /** Vertex AI: Gemini and Anthropic models under `/v1/projects/{p}/locations/{l}/publishers/…`. */
-export const vertexProvider: WireProvider = {
+export const vertexProvider = defineProvider({
   name: 'Vertex AI',
+  // Gemini's and Anthropic's dialects, by their own names, on Vertex's paths.
+  dialectNames: [],
   dialects: [geminiGenerateOnVertex, geminiCountTokensOnVertex, anthropicOnVertex],
   patterns: [vertexRoute],
   // Google's error shape (Vertex answers in it for both publishers' unknown methods).
   unknownPath: (path) => (/^\/v1(beta1)?\/projects\//.test(path) ? geminiGenerate : undefined),
   // Vertex AI's multi-regional endpoints (`eu`, `us`) included.
   hosts: vertexHosts.map((host) => ({ host })),
-}
+})

@@ -86,7 +86,12 @@ class NetnsHost {
   #listen(port: number): Promise<void> {
     const path = join(this.#dir, `${port}.sock`)
     const listening = (async () => {
-      const server = createServer((inner) => splice(inner, connect(port, '127.0.0.1'), this.#sockets))
+      const server = createServer((inner) => {
+        // No Nagle on the hop to the server: a runtime's small WebSocket frames go at once.
+        const outer = connect({ port, host: '127.0.0.1', noDelay: true })
+        tracer?.(port, outer)
+        splice(inner, outer, this.#sockets)
+      })
       server.unref()
       await new Promise<void>((resolve, reject) => server.once('error', reject).listen(path, resolve))
       this.#servers.set(port, server)
@@ -112,6 +117,12 @@ class NetnsHost {
 }
 
 let shared: Promise<NetnsHost> | undefined
+let tracer: ((port: number, toServer: Socket) => void) | undefined
+
+/** Watches each relayed connection (its socket to the server) as it opens: trace-run.ts's timeline. */
+export function traceConnections(watch: ((port: number, toServer: Socket) => void) | undefined): void {
+  tracer = watch
+}
 
 /** The bridge from the namespace to servers (a FakeProxy, a FakeMcpServer) listening in this process's namespace. */
 export class NetnsBridge {

@@ -7,8 +7,8 @@
  * machine allows it ({@link NetnsBridge}).
  * @module
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -75,10 +75,82 @@ export async function load<T>(located: Located): Promise<T> {
   return (await import(pathToFileURL(located.path).href)) as T
 }
 
+/**
+ * Where scratch directories go: a tmpfs (`/dev/shm`) when the machine has one. Each run starts
+ * from an empty home, so a runtime creates its state there every time: Codex five SQLite
+ * databases (each created with a dozen fsyncs), Claude Code its config written atomically half a
+ * dozen times. On a disk those fsyncs are real waits; on a tmpfs they cost nothing.
+ */
+export const SCRATCH_ROOT = ((): string => {
+  try {
+    accessSync('/dev/shm', constants.W_OK)
+    if (statSync('/dev/shm').isDirectory()) return '/dev/shm'
+  } catch {}
+  return tmpdir()
+})()
+
 /** A fresh directory for one run, removed by `dispose()`. */
 export function scratch(prefix: string): { dir: string; dispose(): void } {
-  const dir = mkdtempSync(join(tmpdir(), `agent-doubles-${prefix}-`))
+  const dir = mkdtempSync(join(SCRATCH_ROOT, `agent-doubles-${prefix}-`))
   return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * A directory holding an `lsb_release` that fails at once, put first on Codex's PATH. At startup
+ * Codex asks for the OS name twice (the Rust `os_info` crate), and each time runs `lsb_release
+ * -a` before it reads /etc/os-release; on Debian that is a shell script that starts six more
+ * processes (0.1–0.5 s a run, by load). When it fails, `os_info` reads /etc/os-release, as it
+ * does where there is no `lsb_release`: the same answer.
+ */
+const NO_LSB_RELEASE = ((): string => {
+  const dir = join(SCRATCH_ROOT, `agent-doubles-no-lsb-release-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'lsb_release'), '#!/bin/sh\nexit 1\n')
+  chmodSync(join(dir, 'lsb_release'), 0o755)
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  return dir
+})()
+
+/**
+ * The Node that runs Gemini CLI (a Node program), and the compile cache it keeps: Node 22 or
+ * later with `NODE_COMPILE_CACHE` keeps V8's code for the CLI's 20 MB of bundle between runs,
+ * which Node 20 cannot. `AGENT_DOUBLES_RUNTIME_NODE` names one; else this Node when it is 22 or
+ * later; else Node 24 by `npx -y node@24` (resolved once per test file); else this Node, with the
+ * reason.
+ */
+export interface RuntimeNode {
+  path: string
+  version: string
+  /** Variables for the run: `NODE_COMPILE_CACHE` when this Node has one. */
+  env: Record<string, string>
+  /** Why this is not a Node with a compile cache, when it is not. */
+  note?: string
+}
+
+const COMPILE_CACHE = join(RUNTIMES_DIR, 'node_modules/.cache/node-compile-cache')
+let runtimeNodePromise: Promise<RuntimeNode> | undefined
+
+/** The Node that runs Gemini CLI here (see {@link RuntimeNode}); resolved once. */
+export function runtimeNode(): Promise<RuntimeNode> {
+  runtimeNodePromise ??= resolveRuntimeNode()
+  return runtimeNodePromise
+}
+
+async function resolveRuntimeNode(): Promise<RuntimeNode> {
+  const major = (version: string): number => Number(version.replace(/^v/, '').split('.')[0])
+  const withCache = (path: string, version: string, note?: string): RuntimeNode =>
+    major(version) >= 22 ? { path, version, env: { NODE_COMPILE_CACHE: COMPILE_CACHE } } : { path, version, env: {}, ...(note ? { note } : {}) }
+  const probe = (command: string, args: string[]): Promise<string> =>
+    new Promise((resolve, reject) => execFile(command, args, { timeout: 120_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))))
+  const named = process.env.AGENT_DOUBLES_RUNTIME_NODE
+  if (named) return withCache(named, await probe(named, ['--version']), `AGENT_DOUBLES_RUNTIME_NODE is Node ${named}, older than 22`)
+  if (major(process.version) >= 22) return withCache(process.execPath, process.version)
+  try {
+    const [path, version] = (await probe('npx', ['-y', 'node@24', '-p', 'process.execPath + " " + process.version'])).split('\n').at(-1)!.split(' ')
+    return withCache(path!, version!)
+  } catch (error) {
+    return { path: process.execPath, version: process.version, env: {}, note: `no Node 22+ (npx -y node@24: ${(error as Error).message.split('\n')[0]}), so no compile cache` }
+  }
 }
 
 /** Variables that keep each runtime from reaching anything but the lane (its config dirs are made here). */
@@ -182,8 +254,8 @@ export function bareStartup(which: RuntimeName): Promise<number> {
   return withSlot(async () => {
     const home = scratch(`${which}-home`)
     try {
-      const [command, args] = versionCommand(which)
-      const run = await runIsolated(command, args, { urls: [], env: runEnv(home.dir, {}), cwd: home.dir, timeoutMs: 120_000 })
+      const [command, args, env] = await versionCommand(which)
+      const run = await runIsolated(command, args, { urls: [], env: runEnv(home.dir, env), cwd: home.dir, timeoutMs: 120_000 })
       if (run.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.code}: ${run.stderr.slice(-500)}`)
       return run.ms
     } finally {
@@ -192,10 +264,12 @@ export function bareStartup(which: RuntimeName): Promise<number> {
   })
 }
 
-function versionCommand(which: RuntimeName): [string, string[]] {
+async function versionCommand(which: RuntimeName): Promise<[string, string[], Record<string, string>]> {
   const located = which === 'claude' ? claude.binary : which === 'codex' ? codex.binary : gemini.cli
   if (!located.ok) throw new Error(located.reason)
-  return which === 'gemini' ? [process.execPath, [located.path, '--version']] : [located.path, ['--version']]
+  if (which !== 'gemini') return [located.path, ['--version'], {}]
+  const node = await runtimeNode()
+  return [node.path, [located.path, '--version'], node.env]
 }
 
 /** What a runtime run is given. */
@@ -285,6 +359,7 @@ async function runCodexNow(options: RunOptions & { env: Record<string, string> }
   const bridge = netnsReason ? undefined : await NetnsBridge.open(options.url, ...(options.mcpUrl ? [options.mcpUrl] : []))
   try {
     const env = runEnv(home.dir, { ...options.env, ...bridge?.env, AGENT_DOUBLES_NETNS_TARGET: codex.binary.path })
+    env.PATH = `${NO_LSB_RELEASE}:${env.PATH}`
     const client = new Codex({
       codexPathOverride: bridge ? NETNS_EXEC : codex.binary.path,
       baseUrl: options.env.OPENAI_BASE_URL,
@@ -296,7 +371,10 @@ async function runCodexNow(options: RunOptions & { env: Record<string, string> }
         check_for_update_on_startup: false,
         // Plugins sync a curated catalogue from GitHub at startup, and shutdown waits for that
         // sync to fail (about 4 s in a namespace with no route out): off, as update checks are.
-        features: { plugins: false },
+        // Shell snapshot: at startup Codex runs a login shell (`bash -lc`, the profile scripts
+        // and a dozen processes) to capture its environment for later commands; off, commands
+        // run in a plain shell.
+        features: { plugins: false, shell_snapshot: false },
         ...(options.mcpUrl ? { experimental_use_rmcp_client: true, mcp_servers: { notes: { url: options.mcpUrl, startup_timeout_sec: 30, required: true } } } : {}),
       },
     })
@@ -319,9 +397,10 @@ async function runGeminiNow(options: RunOptions & { env: Record<string, string> 
   const home = scratch('gemini-home')
   try {
     writeGeminiSettings(home.dir, options.mcpUrl ? { mcpServers: { notes: { httpUrl: options.mcpUrl, trust: true } } } : {})
-    const env = runEnv(home.dir, options.env)
+    const node = await runtimeNode()
+    const env = runEnv(home.dir, { ...node.env, ...options.env })
     const args = [gemini.cli.path, '-p', options.prompt, '--output-format', 'json', '--yolo']
-    const run = await runIsolated(process.execPath, args, { urls: [options.url, ...(options.mcpUrl ? [options.mcpUrl] : [])], env, cwd: options.cwd, timeoutMs: 150_000 })
+    const run = await runIsolated(node.path, args, { urls: [options.url, ...(options.mcpUrl ? [options.mcpUrl] : [])], env, cwd: options.cwd, timeoutMs: 150_000 })
     if (run.code !== 0) throw new Error(`gemini exited ${run.code}: ${run.stderr.slice(-1500)}`)
     const start = run.stdout.indexOf('{')
     const json = JSON.parse(run.stdout.slice(start)) as { response?: string }

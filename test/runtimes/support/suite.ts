@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import { expect, test } from '../../../fixtures/vitest.js'
-import { bareStartup, closeNetns, netnsReason, scratch, type RunOptions, type RuntimeAnswer, type RuntimeName } from './runtimes.js'
+import { bareStartup, closeNetns, netnsReason, runtimeNode, scratch, type RunOptions, type RuntimeAnswer, type RuntimeName } from './runtimes.js'
 
 /** The file the tool round trips read. */
 export const NOTES = 'The launch code is 4217.\n'
@@ -43,6 +43,10 @@ export function runtimeSuite(which: RuntimeName, label: string, unavailable: str
   let startup: number | undefined
   beforeAll(async () => {
     if (unavailable) return
+    if (which === 'gemini') {
+      const node = await runtimeNode()
+      console.log(`[runtimes] ${label} runs on Node ${node.version}${node.note ? ` (${node.note})` : ', with NODE_COMPILE_CACHE'}`)
+    }
     startup = await bareStartup(which)
     console.log(`[runtimes] ${label}, bare startup (--version, same wrapper and namespace): ${Math.round(startup)} ms`)
   }, 150_000)
