@@ -12,9 +12,6 @@ const shared: Options = {
   splitting: true,
   sourcemap: false,
   external,
-  // tinyspy (MockAgent's spy engine) ships ESM only: inlined, so the CJS entries and Jest's
-  // CommonJS runtime can load it.
-  noExternal: ['tinyspy'],
 }
 
 const dualEntries = {

@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config'
 
-import { isolatedTests, slowTests } from './test/suites.js'
+import { heavyTests, isolatedTests, slowTests } from './test/suites.js'
 
-export { isolatedTests, slowTests }
+export { heavyTests, isolatedTests, slowTests }
 
-const exclude = ['test/matrix/**', 'test/types/**', 'test/jest/**', 'test/e2e/**', 'test/browser/**', '**/node_modules/**', ...slowTests]
+// The quick loop (npm test) leaves out the slow and the heavy files; vitest.slow.config.ts runs them.
+const exclude = ['test/matrix/**', 'test/types/**', 'test/jest/**', 'test/e2e/**', 'test/browser/**', '**/node_modules/**', ...slowTests, ...heavyTests]
 
 export default defineConfig({
   test: {

@@ -1,11 +1,15 @@
 import { defineConfig } from 'vitest/config'
-import { slowTests } from './vitest.config.js'
+import { heavyTests, slowTests } from './vitest.config.js'
 
-// The slow files the quick loop leaves out (see vitest.config.ts); `npm run test:all` runs them.
+// The files the quick loop leaves out (see vitest.config.ts); `npm run test:all` runs them. The
+// slow files (child test runs, CLIs, agent runtimes) each in a child process of its own; the
+// heavy ones (test/suites.ts) as the quick loop would run them, sharing one module graph.
 export default defineConfig({
   test: {
-    include: slowTests,
-    pool: 'forks',
     testTimeout: 15_000,
+    projects: [
+      { extends: true, test: { name: 'slow', include: slowTests, pool: 'forks' } },
+      { extends: true, test: { name: 'heavy', include: heavyTests, pool: 'threads', isolate: false } },
+    ],
   },
 })

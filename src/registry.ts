@@ -113,11 +113,17 @@ export async function endTestScope(): Promise<void> {
   // the last one closes is it safe to reset what they share and drop what they made.
   registry.openScopes = Math.max(0, (registry.openScopes ?? 1) - 1)
   if (registry.openScopes > 0) return
-  const created = registry.testScope ?? new Set<RegisteredDouble>()
+  const created = registry.testScope
   registry.testScope = null
   resetAll()
-  for (const double of created) registry.live.delete(double)
-  await Promise.all([...created].map((double) => double.dispose?.()))
+  if (!created) return
+  // Most doubles have nothing to dispose: only what some do is awaited, and no array is made for the rest.
+  let disposing: Array<Promise<void> | void> | undefined
+  for (const double of created) {
+    registry.live.delete(double)
+    if (double.dispose) (disposing ??= []).push(double.dispose())
+  }
+  if (disposing) await Promise.all(disposing)
 }
 
 /** Closes every live double that holds a server (the setup entries call it after each file). @internal */

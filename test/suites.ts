@@ -18,7 +18,7 @@ export const slowTests = [
   'test/cli/commands.test.ts',
   'test/cli/parent.test.ts',
   'test/proxy/hostile/findings.test.ts',
-  // SPEC §24: ~2,200 fuzz bodies; four 7 MB bodies measured in a child; a CLI from the sources.
+  // SPEC §24: ~2,200 fuzz bodies; six bodies of 16–31 MiB measured in two children (30–60 s loaded); a CLI from the sources.
   'test/hostile/fuzz.test.ts',
   'test/hostile/big-bodies.test.ts',
   'test/cli/request-timeout.test.ts',
@@ -29,6 +29,31 @@ export const slowTests = [
   'test/chaos/run-seed.test.ts',
   // SPEC §21: a copy of src/ with a toy provider added by one line, run in a child.
   'test/wire/one-line-provider.test.ts',
+]
+
+/**
+ * Files the quick loop leaves out for its time alone (`npm test` ≤ 90 s on 2 cores): each starts a
+ * child process (a proxy alone, a CLI, a small heap, `--expose-gc`), bundles the package with
+ * esbuild or loads it in an edge runtime, or pushes load and large bodies through the server (200
+ * concurrent tests' lanes). Together they were over a third of the quick loop's Vitest step.
+ * Unlike {@link slowTests} they still run in the Node 24 leg (their children start on that leg's
+ * Node, where undici and the HTTP server differ); in the Node 20 leg of `npm run test:all` they
+ * run in vitest.slow.config.ts's `heavy` project, with the quick loop's settings (worker threads,
+ * one shared module graph).
+ */
+export const heavyTests = [
+  'test/websocket/hostile.test.ts',
+  'test/proxy/back-pressure.test.ts',
+  'test/proxy/concurrency.test.ts',
+  'test/lanes/concurrent.test.ts',
+  'test/proxy/schema-bomb.test.ts',
+  'test/hostile/stdio-mcp.test.ts',
+  'test/hostile/own-dispatcher.test.ts',
+  'test/routing/undici-dispatcher.test.ts',
+  'test/llm/transcript-memory.test.ts',
+  'test/edge/edge-runtime.test.ts',
+  'test/edge/edge-environment.test.ts',
+  'test/internal/browser-safe.test.ts',
 ]
 
 /**

@@ -97,6 +97,12 @@ interface Internals {
  */
 const INTERNALS = Symbol('agent-doubles.mock-agent-internals')
 
+/** Errors name an unnamed agent as its spy-matcher messages do. */
+const UNNAMED_OWNER = `MockAgent ${JSON.stringify('mock_agent')}`
+
+/** Every envelope's metadata when no option says otherwise. */
+const DEFAULTS: EnvelopeDefaults = { inputTokens: 10, outputTokens: 20, costUsd: 0, latencyMs: undefined, model: 'mock', provider: 'mock' }
+
 const string: [string, (v: unknown) => boolean] = ['a string', is.string]
 const count: [string, (v: unknown) => boolean] = ['a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0]
 const amount: [string, (v: unknown) => boolean] = ['a non-negative number', is.nonNegativeNumber]
@@ -149,7 +155,7 @@ export class MockAgent<T = unknown> {
     const rawName = is.object(options) ? (options as MockAgentOptions).name : undefined
     const nameable = options === undefined || is.object(options)
     const owner = nameable && (rawName === undefined || (typeof rawName === 'string' && rawName))
-      ? `MockAgent ${JSON.stringify(rawName ?? 'mock_agent')}`
+      ? rawName === undefined ? UNNAMED_OWNER : `MockAgent ${JSON.stringify(rawName)}`
       : 'MockAgent'
     checkOptions(owner, options, optionChecks)
     if (responses === undefined) {
@@ -158,43 +164,43 @@ export class MockAgent<T = unknown> {
     const opts: MockAgentOptions<T> = options ?? {}
 
     const calls: MockCall<T>[] = []
-    // tinyspy records each call, then runs this body with the call's `this`.
-    const spy = createSpy(opts.name ?? 'mock_agent', function (this: unknown) {
-      return invoke(agent, this)
+    // The spy records each call, then runs this body with the call's `this` and arguments.
+    const spy = createSpy(opts.name ?? 'mock_agent', function (this: unknown, args: unknown[]) {
+      return invoke(agent, this, args)
     }, () => calls)
     const agent = spy.fn as unknown as MockAgent<T>
     Object.setPrototypeOf(agent, new.target.prototype)
-    Object.defineProperties(agent, {
-      description: { value: opts.description, enumerable: true },
-      calls: { value: calls, enumerable: true },
-      mock: { value: spy.mock, enumerable: true },
-      [KIND]: { value: 'MockAgent' },
-    })
-    // `agent.run` is the agent itself, so `vi.spyOn(agent, 'run')` and `jest.spyOn(agent, 'run')`
-    // (which return a mock they are given as it is) hand back the agent with its spy methods,
-    // and `mockResolvedValueOnce` on that is recorded like any call. A subclass's own `run` stays.
-    if (new.target.prototype.run === MockAgent.prototype.run) {
-      Object.defineProperty(agent, 'run', { value: agent, writable: true, configurable: true })
-    }
     const delayMs = opts.delayMs ?? 0
     const internal: Internals = {
       owner,
       responses,
       resolve: { owner, cycle: opts.cycle ?? false, cursor: 0 },
-      defaults: {
-        inputTokens: opts.inputTokens ?? 10,
-        outputTokens: opts.outputTokens ?? 20,
-        costUsd: opts.costUsd ?? 0,
+      // Read-only, so agents made without envelope options share one.
+      defaults: options === undefined ? DEFAULTS : {
+        inputTokens: opts.inputTokens ?? DEFAULTS.inputTokens,
+        outputTokens: opts.outputTokens ?? DEFAULTS.outputTokens,
+        costUsd: opts.costUsd ?? DEFAULTS.costUsd,
         latencyMs: opts.latencyMs,
-        model: opts.model ?? 'mock',
-        provider: opts.provider ?? 'mock',
+        model: opts.model ?? DEFAULTS.model,
+        provider: opts.provider ?? DEFAULTS.provider,
       },
       delayMs,
       output: opts.output,
       immediate: typeof responses !== 'function' && delayMs === 0 && opts.output === undefined,
       spy,
     }
-    Object.defineProperty(agent, INTERNALS, { value: internal })
+    // One definition for all of them. The brand and `_isMockFunction` are the prototype's (below).
+    // `agent.run` is the agent itself, so `vi.spyOn(agent, 'run')` and `jest.spyOn(agent, 'run')`
+    // (which return a mock they are given as it is) hand back the agent with its spy methods,
+    // and `mockResolvedValueOnce` on that is recorded like any call. A subclass's own `run` stays.
+    const ownRun = new.target.prototype.run === MockAgent.prototype.run
+    Object.defineProperties(agent, {
+      description: { value: opts.description, enumerable: true },
+      calls: { value: calls, enumerable: true },
+      mock: { value: spy.mock, enumerable: true },
+      ...(ownRun && { run: { value: agent, writable: true, configurable: true } }),
+      [INTERNALS]: { value: internal },
+    })
     registerDouble(agent)
     return agent
   }
@@ -441,6 +447,10 @@ export class MockAgent<T = unknown> {
 
 // Instances are functions: keep call/apply/bind and `instanceof Function` working.
 Object.setPrototypeOf(MockAgent.prototype, Function.prototype)
+// What every agent carries, inherited: the cross-copy brand, and the mark the runners' spy
+// matchers look for (`'_isMockFunction' in fn && fn._isMockFunction === true`).
+Object.defineProperty(MockAgent.prototype, KIND, { value: 'MockAgent' })
+Object.defineProperty(MockAgent.prototype, '_isMockFunction', { value: true, configurable: true, writable: true })
 Object.defineProperty(MockAgent.prototype, Symbol.for('nodejs.util.inspect.custom'), {
   value(this: MockAgent) {
     return `MockAgent ${JSON.stringify(this.name)} (${this.calls.length} ${this.calls.length === 1 ? 'call' : 'calls'})`
@@ -479,13 +489,13 @@ function plan(agent: MockAgent<unknown>, method: string, fn: unknown, once: bool
 }
 
 /**
- * One invocation, which tinyspy has just recorded: records it as a MockCall and answers it —
+ * One invocation, which the spy has just recorded: records it as a MockCall and answers it —
  * at once when nothing needs awaiting, which spares a call its extra promises.
  */
-function invoke<T>(agent: MockAgent<T>, thisArg: unknown): Promise<Envelope<T>> {
+function invoke<T>(agent: MockAgent<T>, thisArg: unknown, args: unknown[]): Promise<Envelope<T>> {
   const internal = state(agent)
   const started = performance.now()
-  const args = internal.spy.begin(thisArg)
+  internal.spy.begin(thisArg)
   const task = args[0]
   const input = typeof task === 'string' ? trustedEnvelope(task, undefined, task, ZERO_METADATA, undefined) : task instanceof Envelope ? task : undefined
   if (!input) {

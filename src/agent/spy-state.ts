@@ -1,10 +1,12 @@
 /**
- * A MockAgent's spy machinery, on tinyspy (the spy engine Vitest was built on): the callable
- * that records each call, the `mock` state the runners' own spy matchers read (Vitest 4/5,
- * Jest 30), and the one-off overrides `mockResolvedValueOnce` and its kin plan.
+ * A MockAgent's spy machinery: the callable that records each call, the `mock` state the
+ * runners' own spy matchers read (Vitest 4/5, Jest 30), and the one-off overrides
+ * `mockResolvedValueOnce` and its kin plan. The matchers read only `_isMockFunction`, `mock`
+ * and `getMockName()`, so the calls are kept here rather than by a spy engine (tinyspy, until
+ * the third release: its state, getters and per-call result tuples were most of what making a
+ * MockAgent cost, and nothing read them).
  * @module
  */
-import { createInternalSpy, getInternalState } from 'tinyspy'
 import { ownGetter } from '../internal/own-getter.js'
 
 /** One entry of `mock.results`; an invocation returns its promise, as `vi.fn`/`jest.fn` record async functions. */
@@ -42,11 +44,11 @@ export type Override = (this: unknown, ...args: unknown[]) => unknown
 
 /** The parts of a spy the double drives. @internal */
 export interface Spy {
-  /** The callable: records the call with tinyspy, then runs `body`. */
+  /** The callable: records the call, then runs `body` with the call's `this` and argument list. */
   readonly fn: (...args: unknown[]) => unknown
   readonly mock: SpyState
-  /** Records `this` and the call order of the call tinyspy just recorded; returns its argument list. */
-  begin(thisArg: unknown): unknown[]
+  /** Records `this` and the call order of the call being made. */
+  begin(thisArg: unknown): void
   /** The override for the next call, if one is planned (a one-off first). */
   takeOverride(): Override | undefined
   /** Plans an override for every call (`once: false`) or the next unplanned call. */
@@ -67,35 +69,28 @@ const invocationOrder = ((globalThis as unknown as Record<symbol, { next: number
  * `mock.settledResults` comes from the double's own records (which a reset detaches) rather than
  * from promise callbacks a reset cannot cancel.
  */
-export function createSpy(name: string, body: (this: unknown) => unknown, settled: () => readonly Settlement[]): Spy {
-  // tinyspy records each call's arguments; the double keeps what each call returned itself, so
-  // tinyspy never subscribes to the returned promise (the double knows how each call settled).
-  const recorder = createInternalSpy() as unknown as (...args: unknown[]) => unknown
-  const tiny = getInternalState(recorder as never)
+export function createSpy(name: string, body: (this: unknown, args: unknown[]) => unknown, settled: () => readonly Settlement[]): Spy {
+  // Each call's argument list, as `mock.calls` holds them; what each call returned (its promise)
+  // and how it settled are the double's own records, so no promise is subscribed to here.
+  const recorded: RecordedCalls = { calls: [] }
   const returned: unknown[] = []
   // Named as it is made: redefining a function's `name` afterwards turns its properties into a
   // dictionary, which every call then looks up its agent's fields in.
   const named = {
-    [name]: function (this: unknown) {
-      // eslint-disable-next-line prefer-rest-params -- apply(arguments) passes them on without a copy
-      recorder.apply(this, arguments as unknown as unknown[])
-      // tinyspy also keeps a result tuple per call, which nothing here reads (`returned` and the
-      // double's records say how each call went): dropped at once, it dies young instead of being
-      // carried through every garbage collection until the next reset.
-      tiny.results.pop()
-      const result = body.call(this)
+    [name]: function (this: unknown, ...args: unknown[]) {
+      recorded.calls.push(args)
+      const result = body.call(this, args)
       returned.push(result)
       return result
     },
   }
   const fn = named[name]!
-  Object.defineProperty(fn, '_isMockFunction', { value: true, configurable: true, writable: true })
   const contexts: unknown[] = []
   const invocationCallOrder: number[] = []
   const once: Override[] = []
   let implementation: Override | undefined
 
-  const mock = new MockState(tiny, returned, settled, contexts, invocationCallOrder)
+  const mock = new MockState(recorded, returned, settled, contexts, invocationCallOrder)
 
   return {
     fn,
@@ -103,7 +98,6 @@ export function createSpy(name: string, body: (this: unknown) => unknown, settle
     begin(thisArg) {
       contexts.push(thisArg)
       invocationCallOrder.push(invocationOrder.next++)
-      return tiny.calls[tiny.calls.length - 1]
     },
     takeOverride() {
       return once.length > 0 ? once.shift() : implementation
@@ -114,7 +108,8 @@ export function createSpy(name: string, body: (this: unknown) => unknown, settle
     },
     implementation: () => implementation,
     clear(overrides) {
-      tiny.reset()
+      // A new list, as tinyspy and the runners' own spies make: one read before the reset keeps its calls.
+      recorded.calls = []
       returned.length = 0
       contexts.length = 0
       invocationCallOrder.length = 0
@@ -126,9 +121,9 @@ export function createSpy(name: string, body: (this: unknown) => unknown, settle
   }
 }
 
-/** What tinyspy keeps of a spy's calls, as far as `mock` reads it. */
-interface TinyCalls {
-  readonly calls: unknown[][]
+/** A spy's argument lists; replaced, not emptied, when it is cleared. */
+interface RecordedCalls {
+  calls: unknown[][]
 }
 
 /**
@@ -138,7 +133,7 @@ interface TinyCalls {
  */
 class MockState implements SpyState {
   static readonly #calls = ownGetter(function (this: MockState) {
-    return this.#tiny.calls
+    return this.#recorded.calls
   })
 
   // Derived when read: a call allocates nothing for shapes only a failing matcher prints.
@@ -151,7 +146,7 @@ class MockState implements SpyState {
   })
 
   static readonly #lastCall = ownGetter(function (this: MockState) {
-    return this.#tiny.calls.at(-1)
+    return this.#recorded.calls.at(-1)
   })
 
   declare readonly calls: unknown[][]
@@ -161,12 +156,12 @@ class MockState implements SpyState {
   declare readonly instances: unknown[]
   declare readonly invocationCallOrder: number[]
   declare readonly lastCall: unknown[] | undefined
-  readonly #tiny: TinyCalls
+  readonly #recorded: RecordedCalls
   readonly #returned: unknown[]
   readonly #settled: () => readonly Settlement[]
 
-  constructor(tiny: TinyCalls, returned: unknown[], settled: () => readonly Settlement[], contexts: unknown[], invocationCallOrder: number[]) {
-    this.#tiny = tiny
+  constructor(recorded: RecordedCalls, returned: unknown[], settled: () => readonly Settlement[], contexts: unknown[], invocationCallOrder: number[]) {
+    this.#recorded = recorded
     this.#returned = returned
     this.#settled = settled
     // In the literal's order, which is the order the runners print them in.

@@ -34,9 +34,22 @@ export function normalHost(hostname: string): string {
   return hostname.toLowerCase().replace(/\.$/, '')
 }
 
+/**
+ * Hostnames already judged: the guard asks about every request a test makes, nearly always of
+ * the same few hosts (127.0.0.1 first), and a lookup is cheaper than trying every pattern.
+ * Bounded, so a test walking many hosts cannot grow it: when full, it starts over.
+ */
+const judged = new Map<string, ProviderApi | null>()
+const JUDGED_HOSTS = 256
+
 function providerApiOf(hostname: string): ProviderApi | undefined {
+  const known = judged.get(hostname)
+  if (known !== undefined) return known ?? undefined
   const host = normalHost(hostname)
-  return patterns.find(({ pattern }) => pattern.test(host))?.api
+  const api = patterns.find(({ pattern }) => pattern.test(host))?.api
+  if (judged.size >= JUDGED_HOSTS) judged.clear()
+  judged.set(hostname, api ?? null)
+  return api
 }
 
 /** Whether `hostname` (as in `URL.hostname`) is one of {@link providerHosts}. */

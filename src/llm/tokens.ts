@@ -116,6 +116,7 @@ function countPiece(count: (text: string) => number, piece: string, runPieces: M
 
 /** `text` in the pieces it is counted in: plain text cut before spaces, long runs of letters in {@link LONG_RUN}s. */
 function* piecesOf(text: string): Generator<string> {
+  if (text.length > RUN_WINDOW) return yield* windowedPieces(text)
   let at = 0
   for (const run of text.matchAll(LONG_RUNS)) {
     yield* plainPieces(text.slice(at, run.index))
@@ -123,6 +124,74 @@ function* piecesOf(text: string): Generator<string> {
     at = run.index + run[0].length
   }
   yield* plainPieces(at === 0 ? text : text.slice(at))
+}
+
+/** How much of a long text is searched for runs of letters at once. */
+const RUN_WINDOW = 64 * 1024
+/** The first run of more than {@link LONG_RUN} letters. */
+const FIRST_RUN = /[\p{L}\p{M}]{257,}/u
+/** Letters from the start of a text (a run's continuation). */
+const LETTERS = /^[\p{L}\p{M}]*/u
+
+/**
+ * {@link piecesOf} for a long text: the same pieces, found a window at a time, so a caller giving
+ * the event loop turns between pieces is never held by one search of megabytes (SPEC §24).
+ * Windows overlap by a run's length, so a run across a window's end is found whole in the next
+ * window, or, already a run at the end of this one, followed into the next ones.
+ */
+function* windowedPieces(text: string): Generator<string> {
+  // Plain text is given up to `start`, searched for runs up to `from`.
+  let start = 0
+  let from = 0
+  while (from < text.length) {
+    const end = Math.min(text.length, from + RUN_WINDOW)
+    const run = FIRST_RUN.exec(text.slice(from, end))
+    if (!run) {
+      // No run starts before `known`: the plain text goes on at least that far.
+      const known = end === text.length ? end : end - LONG_RUN
+      start = yield* plainPiecesTo(text, start, known, known === text.length)
+      from = known
+      continue
+    }
+    const runStart = from + run.index
+    start = yield* plainPiecesTo(text, start, runStart, true)
+    let runEnd = runStart + run[0].length
+    // A run up to the window's end may go on past it: followed a window at a time.
+    let open = runEnd === end && end < text.length
+    for (let i = runStart; ; ) {
+      for (; i + LONG_RUN <= runEnd; i += LONG_RUN) yield text.slice(i, i + LONG_RUN)
+      if (!open) {
+        if (i < runEnd) yield text.slice(i, runEnd)
+        break
+      }
+      const next = text.slice(runEnd, runEnd + RUN_WINDOW)
+      const more = LETTERS.exec(next)![0].length
+      runEnd += more
+      open = more === next.length && runEnd < text.length
+    }
+    start = from = runEnd
+  }
+}
+
+/**
+ * The pieces {@link plainPieces} cuts plain text from `start` into, as far as they are known
+ * when the plain text goes on at least to `to` (`final`: ends at `to`). Returns where the pieces
+ * given end.
+ */
+function* plainPiecesTo(text: string, start: number, to: number, final: boolean): Generator<string, number> {
+  // A cut reads one character past the piece: not known until the text goes past it.
+  while (to - start > PIECE + (final ? 0 : 1)) {
+    let cut = text.lastIndexOf(' ', start + PIECE)
+    while (cut > start && /\s/.test(text[cut + 1] ?? '')) cut = text.lastIndexOf(' ', cut - 1)
+    if (cut <= start + PIECE / 2) cut = start + PIECE
+    yield text.slice(start, cut)
+    start = cut
+  }
+  if (final && to > start) {
+    yield text.slice(start, to)
+    return to
+  }
+  return start
 }
 
 function* plainPieces(text: string): Generator<string> {

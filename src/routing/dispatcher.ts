@@ -30,9 +30,13 @@ type Holder = Record<symbol, Dispatcher | undefined>
 export function dispatchUrl(options: Dispatcher.DispatchOptions): URL | undefined {
   if (options.origin === undefined || typeof options.path !== 'string') return undefined
   try {
-    const url = new URL(`${String(options.origin).replace(/\/+$/, '')}${options.path}`)
-    for (const [name, value] of Object.entries(options.query ?? {})) {
-      for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item))
+    const origin = String(options.origin)
+    const url = new URL(`${origin.endsWith('/') ? origin.replace(/\/+$/, '') : origin}${options.path}`)
+    // Nearly every dispatch (fetch's among them) has no `query`: no entries to walk.
+    if (options.query) {
+      for (const [name, value] of Object.entries(options.query)) {
+        for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item))
+      }
     }
     return url
   } catch {

@@ -179,6 +179,8 @@ interface LaneSeed {
   readonly testName: string
   /** The lane's own chaos (`false`: none), overriding its proxy's. */
   readonly chaos?: ChaosOptions | false
+  /** A fixture's test lane: snapshots title it without its name. */
+  readonly fixture?: boolean
 }
 
 /**
@@ -193,6 +195,12 @@ const IN_PROCESS_REQUEST = { method: 'POST', url: '/', headers: {} } as Incoming
 
 /** The brand of a lane, so `instanceof ProxyLane` holds across the ESM and CJS copies. */
 const LANE = Symbol.for('agent-doubles.proxy-lane')
+
+/** Marks a lane a fixture made for its test: snapshots title it `ProxyLane`, without its name (matchers/snapshot.ts). */
+const TEST_LANE = Symbol.for('agent-doubles.test-lane')
+
+/** {@link openTestLane}'s body, set inside the class, where it can reach the proxy's private fields. */
+let openFixtureLane: (proxy: FakeProxy, name: string, testName: string) => ProxyLane
 
 /**
  * Options of `proxy.lane()`: the lane's own timing and chaos (SPEC §19), overriding its
@@ -401,22 +409,47 @@ export class FakeProxy {
     if (name !== undefined && (typeof name !== 'string' || name === '')) throw argumentError(`${OWNER} lane()`, 'name', 'a non-empty string', name)
     checkOptions(`${OWNER} lane()`, options, LANE_CHECKS)
     const overrides = laneOverrides(`${OWNER} lane()`, options)
+    const overridden = options.latency !== undefined || options.rateLimit !== undefined
+    return this.#openLane(name, options.test ?? false, options.testName, options.chaos, overridden ? overrides : undefined, false)
+  }
+
+  static {
+    openFixtureLane = (proxy, name, testName) => proxy.#openLane(name, true, testName, undefined, undefined, true)
+  }
+
+  /**
+   * The options every lane without overrides shares: its proxy's, minus record mode (a lane
+   * forwards through its proxy's). Made once, not per lane.
+   */
+  #laneOptions: FakeProxyOptions | undefined
+
+  /** Makes and opens a lane of this (running) proxy; its options checked by the caller. */
+  #openLane(
+    name: string | undefined,
+    test: boolean,
+    testName: string | undefined,
+    chaos: ChaosOptions | false | undefined,
+    overrides: Pick<FakeProxyOptions, 'latency' | 'rateLimit'> | undefined,
+    fixture: boolean,
+  ): ProxyLane {
     if (!this.#server) throw new Error(`${PREFIX} ${OWNER} lane(): the proxy is not running (never started, or closed); await proxy.start() first`)
     const id = this.#lanes.nextId()
+    const shared = (this.#laneOptions ??= { ...this.#options, upstream: undefined, record: undefined })
     laneSeed = {
       parent: this,
       parentState: this.#state,
       table: this.#lanes,
-      options: { ...this.#options, upstream: undefined, record: undefined, ...overrides },
+      options: overrides ? { ...shared, ...overrides } : shared,
       id,
       name: name ?? `lane-${id}`,
-      test: options.test ?? false,
-      testName: options.testName ?? name ?? `lane-${id}`,
-      chaos: options.chaos,
+      test,
+      testName: testName ?? name ?? `lane-${id}`,
+      chaos,
+      fixture,
     }
     try {
       const lane = new ProxyLane()
-      this.#lanes.add({ id, name: lane.name, state: lane.#state, test: options.test ?? false })
+      this.#lanes.add({ id, name: lane.name, state: lane.#state, test })
       return lane
     } finally {
       laneSeed = undefined
@@ -850,6 +883,12 @@ export class ProxyLane extends FakeProxy {
   readonly name: string
   /** The id in the lane's URL prefix (`/~<id>`), unique within its proxy. */
   readonly id: string
+  readonly #fixture: boolean
+
+  /** Whether a fixture made the lane for its test (snapshots leave its name out). @internal */
+  get [TEST_LANE](): boolean {
+    return this.#fixture
+  }
 
   /** `instanceof` by brand, so it holds across copies of the package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -863,5 +902,15 @@ export class ProxyLane extends FakeProxy {
     super(seed.options)
     this.name = seed.name
     this.id = seed.id
+    this.#fixture = seed.fixture ?? false
   }
+}
+
+/**
+ * The lane the fixtures open for each test (`proxy.lane(name, { test: true, testName })`),
+ * without a second check of options the proxy already checked, marked as the test's own for
+ * snapshots. @internal
+ */
+export function openTestLane(proxy: FakeProxy, name: string, testName: string): ProxyLane {
+  return openFixtureLane(proxy, name, testName)
 }

@@ -38,11 +38,10 @@ import { providerHeadersAt, requestIdKind } from '../wire/provider-headers.js'
 import { answerHeaders, type AnswerHead } from './answer-head.js'
 import { refusalAnswer, type ErrorStyle } from '../gateway/refusal-answer.js'
 import { errorStyleFor, findRoute, isAgentApiPath, providerForUnknownPath } from '../wire/dialects.js'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
+import { nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from '../wire/response-memory.js'
 import { readBody } from './read-body.js'
-import { LARGE_BODY, turnFor } from './large-body.js'
-import { yieldToLoop } from '../internal/scheduling.js'
+import { LARGE_BODY, bodyErrors, parseLargeBody, turnFor } from './large-body.js'
 import { ownGetter } from '../internal/own-getter.js'
 import { utf8Body } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
@@ -693,29 +692,28 @@ async function readJson(req: IncomingMessage, expectJson: boolean, anyContentTyp
   if (type !== undefined && !anyContentType && type !== 'application/json' && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     return { kind: 'error', status: 415, message: `content-type must be application/json, got ${JSON.stringify(type)}` }
   }
-  // A large body is read in steps, with turns of the event loop between them (large-body.ts).
-  const large = body.byteLength >= LARGE_BODY
-  if (large) await yieldToLoop()
-  if (nestsDeeperThan(body)) {
-    return { kind: 'error', status: 400, message: `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }
-  }
-  if (large) await yieldToLoop()
-  let text: string
-  try {
-    text = strictUtf8.decode(body)
-  } catch {
-    return { kind: 'error', status: 400, message: 'request body is not valid UTF-8' }
-  }
-  if (large) await yieldToLoop()
+  // A large body is checked and parsed in slices of the event loop (large-body.ts).
   let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    return { kind: 'error', status: 400, message: `request body is not valid JSON: ${messageOf(error)}` }
+  if (body.byteLength >= LARGE_BODY) {
+    const large = await parseLargeBody(body)
+    if (large.kind === 'error') return { kind: 'error', status: 400, message: large.message }
+    json = large.json
+  } else {
+    if (nestsDeeperThan(body)) return { kind: 'error', status: 400, message: bodyErrors.deep }
+    let text: string
+    try {
+      text = strictUtf8.decode(body)
+    } catch {
+      return { kind: 'error', status: 400, message: bodyErrors.utf8 }
+    }
+    try {
+      json = JSON.parse(text)
+    } catch (error) {
+      return { kind: 'error', status: 400, message: bodyErrors.json(messageOf(error)) }
+    }
   }
-  if (large) await yieldToLoop()
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    return { kind: 'error', status: 400, message: 'request body must be a JSON object' }
+    return { kind: 'error', status: 400, message: bodyErrors.notObject }
   }
   return { kind: 'ok', body, json: json as Record<string, unknown> }
 }

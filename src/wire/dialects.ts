@@ -14,8 +14,12 @@ import * as listed from './providers.js'
 type Listed = typeof listed
 
 /**
- * The wire dialect a request was served in: the names every provider of the list declares
- * (its `dialectNames`), HTTP and WebSocket.
+ * The wire dialect a request was served in (`FakeRequest.dialect`): `openai-chat`,
+ * `openai-responses`, `anthropic-messages`, `gemini-generate`, `bedrock-converse`,
+ * `ollama-chat`, `openai-realtime`… — the names every provider of the list declares (its
+ * `dialectNames`), HTTP and WebSocket. The compatibility page shows which clients use which.
+ * @example
+ * const dialect: Dialect = proxy.requests[0].dialect // openai-chat, for a Chat Completions request
  */
 export type Dialect = Listed[keyof Listed]['dialectNames'][number]
 

@@ -11,7 +11,7 @@ export default defineConfig({
   // sharing one node_modules would overwrite under each other.
   cacheDir: '.tmp/vite-browser',
   // Pre-bundled at start, so the run does not reload the page half-way to add one.
-  optimizeDeps: { include: ['openai', '@anthropic-ai/sdk', 'ai', '@ai-sdk/openai', '@ai-sdk/anthropic', 'tinyspy'] },
+  optimizeDeps: { include: ['openai', '@anthropic-ai/sdk', 'ai', '@ai-sdk/openai', '@ai-sdk/anthropic'] },
   test: {
     include: ['test/browser/**/*.test.ts'],
     testTimeout: 15_000,

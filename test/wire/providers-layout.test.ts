@@ -146,7 +146,7 @@ describe('the list of dialects is the only place a provider is named outside its
   test('outside its folders and the list, a provider is named only where a shared transport or record mode serves it', () => {
     // scripts/count-provider-touchpoints.mjs is the figure's count: files outside a provider's
     // folders that import them or name one of its dialect names. Each entry below is a reason.
-    const rows = JSON.parse(execFileSync(process.execPath, ['scripts/count-provider-touchpoints.mjs', '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 10_000 })) as {
+    const rows = JSON.parse(execFileSync(process.execPath, ['scripts/count-provider-touchpoints.mjs', '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })) as {
       provider: string
       touched: { file: string; lines?: number }[]
     }[]

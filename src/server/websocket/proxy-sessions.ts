@@ -5,7 +5,7 @@
  * @module
  */
 import { argumentError } from '../../internal/describe.js'
-import { sessionBookOf, type WebSocketSession } from './session-book.js'
+import { existingSessionBook, sessionBookOf, type WebSocketSession } from './session-book.js'
 
 /** The sessions of `states` (a lane's own, or a proxy's and its lanes'), as copies. */
 export function sessionsOf(states: readonly object[]): WebSocketSession[] {
@@ -45,11 +45,11 @@ export function realtimeOf(state: object, owner: string): ProxyRealtime {
 
 /** Forgets `state`'s session records and planned transcripts (its `reset()`). */
 export function resetSessions(state: object): void {
-  sessionBookOf(state).reset()
+  existingSessionBook(state)?.reset()
 }
 
 /** Closes `state`'s open sessions (its lane or proxy is closing). */
 export function closeSessions(state: object): void {
-  sessionBookOf(state).closeAll()
+  existingSessionBook(state)?.closeAll()
 }
 

@@ -90,3 +90,8 @@ export function sessionBookOf(owner: object): SessionBook {
   if (!book) books.set(owner, (book = new SessionBook()))
   return book
 }
+
+/** The book of `owner` if one was made: a lane that never spoke WebSocket has nothing to reset or close. */
+export function existingSessionBook(owner: object): SessionBook | undefined {
+  return books.get(owner)
+}

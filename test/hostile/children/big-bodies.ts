@@ -1,69 +1,86 @@
 /**
- * Run in a child process by big-bodies.test.ts: request bodies of about 7 MB on the chat,
- * Anthropic (many blocks) and Responses routes, each sent to a proxy with its default settings
- * (token counting and the prompt cache on) whose event loop is watched with
- * `monitorEventLoopDelay`. Prints one JSON line: each request's status, input tokens, size and
- * the longest event-loop stall while it was served, and the long message's tokens counted at once.
+ * Run in a child process by big-bodies.test.ts: request bodies of up to 31 MiB (the 32 MiB
+ * limit's size) of several shapes on several dialects, each sent to a proxy with its default
+ * settings (token counting and the prompt cache on). Prints one JSON line: each request's status,
+ * size and time, and the longest block of the event loop while it was served.
+ *
+ * A block is the CPU time the main thread spent between two ticks of a 10 ms timer (see
+ * `BlockMeter`); `monitorEventLoopDelay`'s wall-clock maximum is printed beside it.
  */
 import { request } from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { FakeProxy } from '../../../src/server/fake-proxy.js'
-import { countTokens, prepareTokenCounter } from '../../../src/llm/tokens.js'
-import { MESSAGE_FRAMING, REPLY_PRIMING } from '../../../src/wire/openai-chat/cache.js'
+import { BlockMeter } from '../../child-figures.js'
 
 const proxy = await new FakeProxy().start()
-const delay = monitorEventLoopDelay({ resolution: 10 })
-const words = (n: number, seed: number): string => {
-  let out = ''
-  for (let i = 0; i < n; i++) out += `word${(i * 7919 + seed) % 5003} `
-  return out
-}
 
-/** One ~7 MB string of varied words (a tokenizer's worst case is text it cannot merge). */
-const text = words(700_000, 1)
-/**
- * Posts `body` (bytes made beforehand, so the client's own work is a write, not an encoding)
- * and reads the JSON answer.
- */
-function post(path: string, body: Buffer): Promise<{ status: number; json: { usage?: unknown; error?: unknown } }> {
+const blocks = new BlockMeter()
+const delay = monitorEventLoopDelay({ resolution: 10 })
+
+const SIZE = 31 * 1024 * 1024
+/** 5,003 varied words (a tokenizer's worst case is text it cannot merge), over and over. */
+const cycle = Array.from({ length: 5003 }, (_, i) => `word${(i * 7919) % 5003} `).join('')
+/** `chars` of those words, from the `seed`th. */
+const twice = cycle + cycle
+const words = (chars: number, seed: number): string => {
+  const from = (seed * 9) % cycle.length
+  return chars <= cycle.length ? twice.slice(from, from + chars) : cycle.repeat(Math.ceil(chars / cycle.length)).slice(0, chars)
+}
+const many = <T>(each: number, item: (i: number) => T): T[] => Array.from({ length: Math.floor(SIZE / each) }, (_, i) => item(i))
+
+/** Each shape: its route and its body, built only when it is sent. */
+const shapes: Record<string, () => [string, unknown]> = {
+  // One message of 16 MiB, counted by the tokenizer in slices: over the window, the window's 400.
+  // Not 31: the tokenizer reads the text flat, and making one string of 31 MiB flat is a single
+  // step that touches 31 MiB of fresh memory (2–20 ms on most machines, but ~230 ms where a first
+  // touch costs 7 ms a MiB, as on the sandboxed VMs this suite's CI runs on).
+  chatOneMessage: () => ['/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: words(16 * 1024 * 1024, 1) }] }],
+  // 31,000 messages to a model with no window: answered, its prompt laid out and cached.
+  chatManyMessages: () => ['/v1/chat/completions', { model: 'my-model', messages: many(1040, (i) => ({ role: i % 2 ? 'assistant' : 'user', content: words(1000, i) })) }],
+  // 95,000 text blocks in one message.
+  anthropicManyBlocks: () => ['/v1/messages', { model: 'my-model', max_tokens: 10, messages: [{ role: 'user', content: many(340, (i) => ({ type: 'text', text: words(300, i) })) }] }],
+  geminiManyContents: () => ['/v1beta/models/my-model:generateContent', { contents: many(1060, (i) => ({ role: i % 2 ? 'model' : 'user', parts: [{ text: words(1000, i) }] })) }],
+  bedrockManyMessages: () => ['/model/my-model/converse', { messages: many(1060, (i) => ({ role: i % 2 ? 'assistant' : 'user', content: [{ text: words(1000, i) }] })) }],
+  // 31,000 messages, then a byte that makes it no JSON: the 400 with JSON.parse's own message.
+  chatNotJson: () => ['/v1/chat/completions', { model: 'my-model', messages: many(1040, (i) => ({ role: i % 2 ? 'assistant' : 'user', content: words(1000, i) })), broken: NOT_JSON }],
+}
+/** Stands for a value; replaced by text no JSON parser takes once the body is made. */
+const NOT_JSON = '\u0000not json\u0000'
+
+/** Posts `body` (bytes made beforehand, so the client's own work is a write); its status and the start of its answer. */
+function post(path: string, body: Buffer): Promise<{ status: number; answer: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }))
+      let answer = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (answer += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, answer: answer.slice(0, 300) }))
     })
     req.on('error', reject)
     req.end(body)
   })
 }
 
-const bodies: Record<string, [string, string]> = {
-  chat: ['/v1/chat/completions', JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: text }] })],
-  chatMany: ['/v1/chat/completions', JSON.stringify({ model: 'gpt-4o', messages: Array.from({ length: 7_000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: words(100, i) })) })],
-  anthropicBlocks: [
-    '/v1/messages',
-    JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: Array.from({ length: 20_000 }, (_, i) => ({ type: 'text', text: words(35, i) })) }] }),
-  ],
-  responses: ['/v1/responses', JSON.stringify({ model: 'gpt-4o', input: Array.from({ length: 5_000 }, (_, i) => ({ role: 'user', content: [{ type: 'input_text', text: words(140, i) }] })) })],
-}
-const only = process.argv[2]
-delay.enable()
-// A first request loads the tokenizer: the stalls below are the requests' own.
-await (await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'warm' }] }) })).text()
-await (await fetch(`${proxy.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'warm' }] }) })).text()
+// A first request loads the tokenizer: the blocks below are the requests' own.
+await post('/v1/chat/completions', Buffer.from(JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'warm' }] })))
+/** The shapes to send (names joined by commas), else all of them. */
+const only = process.argv[2]?.split(',')
 const results: Record<string, unknown> = {}
-for (const [name, [path, text]] of Object.entries(bodies)) {
-  if (only && only !== name) continue
-  const body = Buffer.from(text)
+for (const [name, shape] of Object.entries(shapes)) {
+  if (only && !only.includes(name)) continue
+  const [path, json] = shape()
+  const body = Buffer.from(JSON.stringify(json).replace(JSON.stringify(NOT_JSON), '{,}'))
+  // Building the body is the client's work, not the proxy's: the block is measured from here.
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  blocks.reset()
   delay.reset()
+  delay.enable()
   const started = performance.now()
-  const { status, json } = await post(path, body)
-  results[name] = { status, bytes: body.length, usage: json.usage, error: json.error, ms: Math.round(performance.now() - started), stallMs: delay.max / 1e6 }
+  const { status, answer } = await post(path, body)
+  delay.disable()
+  results[name] = { status, answer: status === 200 ? undefined : answer, bytes: body.length, ms: Math.round(performance.now() - started), blockMs: Math.round(blocks.maxMs), stallMs: Math.round(delay.max / 1e6) }
+  proxy.reset()
 }
-delay.disable()
-// The long message counted at once, with its message's framing and the reply's priming, for the
-// test to compare with the count made in slices.
-await prepareTokenCounter('gpt-4o')
-if (results.chat) (results.chat as Record<string, unknown>).countedTokens = countTokens(text, 'gpt-4o') + MESSAGE_FRAMING + countTokens('user', 'gpt-4o') + REPLY_PRIMING
+blocks.stop()
 await proxy.close()
 process.stdout.write(`${JSON.stringify(results)}\n`)

@@ -7,14 +7,17 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { FakeProxy } from '../../../src/server/fake-proxy.js'
 import { pairsTargets } from '../pairs.js'
+import { BlockMeter } from '../../child-figures.js'
 
 const collect = (globalThis as { gc?: () => void }).gc!
 // Token counting and context windows off: the 50k-pair bodies are over every model's window, and
 // what is measured here is the matching of results to calls, not the tokenizer.
 const proxy = await new FakeProxy({ controlApi: true, tokens: 'estimate', promptCache: false }).start()
 const delay = monitorEventLoopDelay({ resolution: 10 })
-const post = async (path: string, body: string, type = 'application/json', method = 'POST'): Promise<{ status: number; body: unknown; bytes: number; stallMs: number }> => {
+const blocks = new BlockMeter()
+const post = async (path: string, body: string, type = 'application/json', method = 'POST'): Promise<{ status: number; body: unknown; bytes: number; stallMs: number; blockMs: number }> => {
   delay.reset()
+  blocks.reset()
   const res = await fetch(`${proxy.url}${path}`, { method, headers: { 'content-type': type }, body })
   const text = await res.text()
   let json: unknown
@@ -23,7 +26,7 @@ const post = async (path: string, body: string, type = 'application/json', metho
   } catch {
     json = text.slice(0, 200)
   }
-  return { status: res.status, body: json, bytes: Buffer.byteLength(body), stallMs: delay.max / 1e6 }
+  return { status: res.status, body: json, bytes: Buffer.byteLength(body), stallMs: delay.max / 1e6, blockMs: blocks.maxMs }
 }
 
 /** `anyOf` of two `$ref`s to the next level, `levels` deep, ending in what cannot be built. */
@@ -67,6 +70,7 @@ for (const [name, path, body] of pairs) results[name] = await post(path, body)
 results.catastrophicRule = await post('/_agent-doubles/script', JSON.stringify([{ match: { lastUser: '/^(a+)+$/' }, reply: 'x' }]), 'application/json', 'PUT')
 results.stillServes = await post('/v1/chat/completions', JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'a'.repeat(28) + '!' }] }))
 delay.disable()
+blocks.stop()
 
 // Memory given back: 1,000 scripts of 100 KB loaded one after another, 1,000 records of 100 KB.
 collect()

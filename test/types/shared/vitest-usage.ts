@@ -5,6 +5,7 @@ import { test, fixtures, type AgentDoublesFixtures } from 'agent-doubles/vitest'
 import { configure, ScriptedLLM as ScriptedLLMClass, toolCall, type Envelope, type FakeProxy, type MockAgent, type ScriptedLLM } from 'agent-doubles'
 import { snapshotSerializers } from 'agent-doubles/matchers'
 import type { FakeMcpServer } from 'agent-doubles'
+import type { Dialect } from 'agent-doubles'
 
 declare const env: Envelope
 declare const agent: MockAgent
@@ -116,3 +117,34 @@ export function mcpCompiles(): void {
     expect(mcp).toHaveCalledMcpTool(42)
   })
 }
+
+/** Whether two types are the same (not merely assignable either way). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+
+/**
+ * The published `Dialect` is the union the providers' declarations make (src/wire/dialects.ts):
+ * the same names it had when they were listed by hand.
+ */
+export const dialectUnchanged: Same<
+  Dialect,
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'anthropic-messages'
+  | 'anthropic-count-tokens'
+  | 'openai-embeddings'
+  | 'openai-models'
+  | 'gemini-generate'
+  | 'gemini-count-tokens'
+  | 'gemini-embed'
+  | 'gemini-models'
+  | 'ollama-chat'
+  | 'ollama-generate'
+  | 'ollama-embed'
+  | 'ollama-tags'
+  | 'bedrock-converse'
+  | 'bedrock-invoke'
+  | 'bedrock-embed'
+  | 'bedrock-count-tokens'
+  | 'openai-realtime'
+  | 'gemini-live'
+> = true
