@@ -2,8 +2,9 @@
  * Token counts (SPEC §20): OpenAI models are counted with their real tokenizer (`o200k_base` or
  * `cl100k_base`, from the pure-JS `gpt-tokenizer` package), every other model with a documented
  * deterministic estimate. The tokenizer is loaded lazily — a dynamic import the first time a
- * count for an OpenAI model is needed — and counts of long texts are remembered, so an agent
- * that sends the same system prompt every turn has it tokenised once.
+ * count for an OpenAI model is needed — and counts are remembered, so an agent that sends the
+ * same system prompt every turn has it tokenised once, and a scripted answer sent again is not
+ * tokenised again for its usage.
  * @module
  */
 
@@ -27,10 +28,15 @@ const CL100K = /^(?:openai\/)?(?:gpt-4(?:$|-)|gpt-4-|gpt-3\.5|gpt-35|text-embedd
  * tokenCounterFor('claude-sonnet-4-5') // 'estimate'
  */
 export function tokenCounterFor(model: string): TokenCounter {
-  if (O200K.test(model)) return 'o200k_base'
-  if (CL100K.test(model)) return 'cl100k_base'
-  return 'estimate'
+  // A test's requests name one model over and over: the last answer is kept.
+  if (model === lastModel) return lastCounter
+  lastCounter = O200K.test(model) ? 'o200k_base' : CL100K.test(model) ? 'cl100k_base' : 'estimate'
+  lastModel = model
+  return lastCounter
 }
+
+let lastModel: string | undefined
+let lastCounter: TokenCounter = 'estimate'
 
 /**
  * The documented estimate for models whose tokenizer is not public (Anthropic, Gemini, Bedrock,
@@ -226,18 +232,25 @@ export async function countWithTurns(counter: TokenCounter, text: string, turn: 
   return total
 }
 
-/** Texts at least this long have their counts remembered; shorter ones are cheaper to count again. */
-const REMEMBER_FROM = 256
+/*
+ * Every count is remembered. Even a short text costs the tokenizer a pass of its pre-token
+ * pattern and a rank lookup per word (a 48-word scripted answer's usage was about 8 % of the
+ * proxy's CPU per stream, and a role name is counted for every message), where a remembered
+ * count is one map lookup.
+ */
 /** How many characters of remembered texts are kept before the memory starts over. */
 const REMEMBER_CHARS = 32 * 1024 * 1024
+/** How many texts are remembered before the memory starts over (many short texts weigh more than their characters). */
+const REMEMBER_TEXTS = 64 * 1024
 
-/** Counts of long texts, per encoding. */
+/** Remembered counts, per encoding. */
 const remembered: Record<Encoding, Map<string, number>> = { o200k_base: new Map(), cl100k_base: new Map() }
 let rememberedChars = 0
+let rememberedTexts = 0
 
 /**
  * Tokens in `text` for `model`: the real tokenizer's count for an OpenAI model once it is loaded
- * ({@link prepareTokenCounter}), else the estimate. Synchronous; long texts are counted once.
+ * ({@link prepareTokenCounter}), else the estimate. Synchronous; each text is tokenised once.
  * @example
  * await prepareTokenCounter('gpt-4o')
  * countTokens('Hello, world!', 'gpt-4o') // 4
@@ -252,7 +265,6 @@ export function countWith(counter: TokenCounter, text: string): number {
   if (counter === 'estimate') return estimateTokenCount(text)
   const count = counters[counter]
   if (!count) return estimateTokenCount(text)
-  if (text.length < REMEMBER_FROM) return count(text)
   const memory = remembered[counter]
   const known = memory.get(text)
   if (known !== undefined) return known
@@ -262,13 +274,15 @@ export function countWith(counter: TokenCounter, text: string): number {
 }
 
 function remember(encoding: Encoding, text: string, counted: number): void {
-  if (rememberedChars + text.length > REMEMBER_CHARS) {
+  if (rememberedChars + text.length > REMEMBER_CHARS || rememberedTexts >= REMEMBER_TEXTS) {
     remembered.o200k_base.clear()
     remembered.cl100k_base.clear()
     rememberedChars = 0
+    rememberedTexts = 0
   }
   remembered[encoding].set(text, counted)
   rememberedChars += text.length
+  rememberedTexts++
 }
 
 /** Whether `counter` counts with a real tokenizer now (loaded), rather than the estimate. */

@@ -304,7 +304,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   if (state.prompt && dialect.kind === 'model' && !forwarded && !state.reply) {
     let measured
     try {
-      measured = await measurePrompt(state.prompt, dialect, json, request, requestId)
+      // A short prompt is measured at once: no await, which costs a stream a turn of the microtask queue.
+      measured = measurePrompt(state.prompt, dialect, json, request, requestId)
+      if (measured instanceof Promise) measured = await measured
     } catch (error) {
       if (!(error instanceof BadRequest)) throw error
       const { message, param, detail } = error

@@ -10,7 +10,7 @@ import { countWith, type TokenCounter } from '../llm/tokens.js'
 import type { ModelRequest, ModelResponse, Usage } from '../llm/types.js'
 import { estimatedCounts, partsText } from '../llm/usage.js'
 import type { WireDialect } from '../wire/dialect.js'
-import { countPrompt, type TokenMode } from '../wire/prompt-count.js'
+import { countPrompt, type CountedPrompt, type TokenMode } from '../wire/prompt-count.js'
 import { openaiProviderError } from '../wire/openai-chat/errors.js'
 import type { FakeRequest, PromptCacheRecord } from './types.js'
 
@@ -42,17 +42,23 @@ export interface TooLong {
 /**
  * Measures a model request's prompt: its tokens, the context-window check, the cache. Returns
  * the provider's error for a prompt over the window. Throws the layout's `BadRequest` for a bad
- * `cache_control` or `cachePoint`.
+ * `cache_control` or `cachePoint`. A short prompt is measured at once (no promise, so the hot
+ * path awaits nothing); a long one, or a first one waiting for its tokenizer, gives a promise.
  */
-export async function measurePrompt(settings: PromptSettings, dialect: WireDialect, json: Record<string, unknown>, request: ModelRequest, requestId: string): Promise<PromptMeasure | TooLong> {
+export function measurePrompt(settings: PromptSettings, dialect: WireDialect, json: Record<string, unknown>, request: ModelRequest, requestId: string): PromptMeasure | TooLong | Promise<PromptMeasure | TooLong> {
   const info = modelInfoOf(request.model)
   // A token limit over the model's maximum output: the provider's own 400, before any counting.
   const max = info?.maxOutputTokens
   if (max !== undefined && request.maxTokens !== undefined && request.maxTokens > max && dialect.outputLimitError) {
     throw dialect.outputLimitError(json, request.maxTokens, max, request.model)
   }
-  const counted = await countPrompt(settings.tokens, dialect, json, request)
-  if (info && counted.input > info.contextWindow) return tooLong(dialect, request.model, counted.input, info.contextWindow, requestId)
+  const counted = countPrompt(settings.tokens, dialect, json, request)
+  if (counted instanceof Promise) return counted.then((prompt) => measured(settings, dialect, request, requestId, info?.contextWindow, prompt))
+  return measured(settings, dialect, request, requestId, info?.contextWindow, counted)
+}
+
+function measured(settings: PromptSettings, dialect: WireDialect, request: ModelRequest, requestId: string, window: number | undefined, counted: CountedPrompt): PromptMeasure | TooLong {
+  if (window !== undefined && counted.input > window) return tooLong(dialect, request.model, counted.input, window, requestId)
   // Entries expire on Date.now(), so a test's fake timers move them.
   const outcome = settings.cache && counted.prompt ? settings.cache.serve(counted.prompt, Date.now()) : undefined
   return { counter: counted.counter, input: counted.input, outcome }

@@ -18,7 +18,10 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000
 
 /** The deadline of one connection. */
 interface Deadline {
+  /** Made once per connection and refreshed after each answer, rather than a new timer per request. */
   timer: ReturnType<typeof setTimeout> | undefined
+  /** Whether the connection is waiting for a request to arrive: when not, the timer's firing does nothing. */
+  waiting: boolean
   /** The request in progress on this connection and its answer, if a request arrived. */
   req: IncomingMessage | undefined
   res: ServerResponse | undefined
@@ -27,18 +30,26 @@ interface Deadline {
 /**
  * Gives each connection `http1` serves a deadline of `timeoutMs` for each request to arrive.
  * Returns what the front server calls for each new socket; the deadline ends with the socket.
+ * Per request it costs two listeners shared by every request and a flag: no timer is made or
+ * cleared (the connection's one timer is refreshed after each answer).
  */
 export function guardStalls(http1: HttpServer, timeoutMs: number, errorBody: ErrorBodyFor): { watch(socket: Socket): void; release(socket: Socket): void } {
   const deadlines = new WeakMap<Socket, Deadline>()
 
   const arm = (socket: Socket, deadline: Deadline): void => {
-    clearTimeout(deadline.timer)
-    deadline.timer = setTimeout(() => expire(socket, deadline), timeoutMs)
+    deadline.waiting = true
+    if (deadline.timer) {
+      deadline.timer.refresh()
+      return
+    }
+    deadline.timer = setTimeout(expire, timeoutMs, socket, deadline)
     // The socket, not this timer, is what keeps a server's process alive.
     deadline.timer.unref?.()
   }
   const expire = (socket: Socket, deadline: Deadline): void => {
-    deadline.timer = undefined
+    // A request arrived in full since the timer was set: it is being answered.
+    if (!deadline.waiting) return
+    deadline.waiting = false
     // Arrived in full, though nobody read it to its end (a handler need not read a GET's body).
     if (socket.destroyed || deadline.req?.complete) return
     if (deadline.res?.headersSent || !socket.writable) {
@@ -53,31 +64,34 @@ export function guardStalls(http1: HttpServer, timeoutMs: number, errorBody: Err
     // A client that does not read the answer does not hold the socket either.
     socket.destroySoon?.()
   }
+  // One listener of each kind for every request (`this` is the request or its answer), rather than two closures per request.
+  function arrived(this: IncomingMessage): void {
+    const deadline = deadlines.get(this.socket as Socket)
+    if (deadline?.req === this) deadline.waiting = false
+  }
+  function answered(this: ServerResponse): void {
+    const req = this.req
+    const socket = req.socket as Socket
+    const deadline = deadlines.get(socket)
+    if (deadline?.res !== this) return
+    deadline.req = deadline.res = undefined
+    // The connection may carry another request: it gets a deadline of its own.
+    if (!socket.destroyed) arm(socket, deadline)
+  }
 
   http1.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const deadline = deadlines.get(req.socket as Socket)
     if (!deadline) return
     deadline.req = req
     deadline.res = res
-    const arrived = (): void => {
-      if (deadline.res === res) {
-        clearTimeout(deadline.timer)
-        deadline.timer = undefined
-      }
-    }
-    if (req.complete) arrived()
-    else req.once('end', arrived)
-    res.once('finish', () => {
-      if (deadline.res !== res) return
-      deadline.req = deadline.res = undefined
-      // The connection may carry another request: it gets a deadline of its own.
-      if (!req.socket.destroyed) arm(req.socket as Socket, deadline)
-    })
+    if (req.complete) deadline.waiting = false
+    else req.on('end', arrived)
+    res.on('finish', answered)
   })
 
   return {
     watch(socket) {
-      const deadline: Deadline = { timer: undefined, req: undefined, res: undefined }
+      const deadline: Deadline = { timer: undefined, waiting: true, req: undefined, res: undefined }
       deadlines.set(socket, deadline)
       arm(socket, deadline)
       socket.once('close', () => clearTimeout(deadline.timer))
