@@ -4,16 +4,10 @@
  * walks the value recursively and would overflow the stack on 10,000 levels.
  * @module
  */
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js'
 
 /** The deepest nesting of arrays and objects a request body may have. */
 export const MAX_JSON_DEPTH = 512
-
-const OPEN_OBJECT = 0x7b
-const OPEN_ARRAY = 0x5b
-const CLOSE_OBJECT = 0x7d
-const CLOSE_ARRAY = 0x5d
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
 
 /**
  * Whether the JSON text in `bytes` opens more than `limit` arrays or objects inside each other.

@@ -13,26 +13,13 @@
  * @module
  */
 import type { LoopSlices } from '../internal/scheduling.js'
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, CR, LF, OPEN_ARRAY, OPEN_OBJECT, QUOTE, SPACE, TAB, U } from './json-bytes.js'
 
 /** Values (objects, arrays, strings) at least this many bytes long are built a piece at a time. */
 export const LEAF_BYTES = 64 * 1024
 
 /** Where each large value starts and ends (the byte after it), from the first pass. */
 export type LargeSpans = Map<number, number>
-
-const OPEN_OBJECT = 0x7b
-const OPEN_ARRAY = 0x5b
-const CLOSE_OBJECT = 0x7d
-const CLOSE_ARRAY = 0x5d
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const COMMA = 0x2c
-const COLON = 0x3a
-const SPACE = 0x20
-const TAB = 0x09
-const LF = 0x0a
-const CR = 0x0d
-const U = 0x75
 
 /** How many bytes the first pass reads between looks at the clock. */
 const SCAN_STEP = 256 * 1024
