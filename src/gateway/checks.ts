@@ -77,13 +77,24 @@ export function checkModelRequestDetail(input: CheckInput): CheckFailure | undef
 }
 
 function featureCheck(input: CheckInput, identityNeeds: readonly ProxyFeature[]): CheckFailure | undefined {
-  const missing = [...identityNeeds, ...input.needs].find((feature) => !input.features.has(feature))
+  const missing = missingFeature(input, identityNeeds)
   if (missing === undefined) return undefined
   return {
     code: 'feature_unsupported',
     message: `the request needs the "${missing}" feature, which this proxy does not report`,
     hint: 'GET /viper/v1/info lists what the proxy supports',
   }
+}
+
+/**
+ * The first of `identityNeeds`, then of the dialect's needs, that the proxy does not report: a
+ * loop rather than a joined list and `find()`, as every model request is checked.
+ */
+function missingFeature(input: CheckInput, identityNeeds: readonly ProxyFeature[]): ProxyFeature | undefined {
+  const { features, needs } = input
+  for (let i = 0; i < identityNeeds.length; i++) if (!features.has(identityNeeds[i])) return identityNeeds[i]
+  for (let i = 0; i < needs.length; i++) if (!features.has(needs[i])) return needs[i]
+  return undefined
 }
 
 /**

@@ -52,10 +52,15 @@ export function lastUserText(req: ModelRequest): string {
     const message = messages[i]
     if (message?.role !== 'user') continue
     const content = Array.isArray(message.content) ? message.content : []
-    return content
-      .filter((part) => part?.type === 'text' && typeof part.text === 'string')
-      .map((part) => (part as { text: string }).text)
-      .join('\n')
+    // A loop, not filter/map/join: a scripted answer reads this on every call, and the usual one
+    // text part is returned as it is, with no arrays or closures made for it.
+    let text: string | undefined
+    for (let j = 0; j < content.length; j++) {
+      const part = content[j]
+      if (part?.type !== 'text' || typeof part.text !== 'string') continue
+      text = text === undefined ? part.text : `${text}\n${part.text}`
+    }
+    return text ?? ''
   }
   return ''
 }

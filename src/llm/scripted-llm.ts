@@ -445,10 +445,16 @@ export class ScriptedLLM implements LLM {
 
   /** The first rule with uses left whose match holds; its use is counted now, before any await. */
   #ruleFor(req: ModelRequest, turn: number): Rule | undefined {
-    const index = this.#rules.findIndex((rule, i) => (rule.times === undefined || this.#ruleUses[i] < rule.times) && rule.matches(req, turn))
-    if (index === -1) return undefined
-    this.#ruleUses[index]++
-    return this.#rules[index]
+    // A loop over the length at the start, as findIndex() reads it, without a closure per call.
+    const rules = this.#rules
+    for (let index = 0, count = rules.length; index < count; index++) {
+      const rule = rules[index]
+      if ((rule.times === undefined || this.#ruleUses[index] < rule.times) && rule.matches(req, turn)) {
+        this.#ruleUses[index]++
+        return rule
+      }
+    }
+    return undefined
   }
 
   /** Takes a slot: at once when one is free (`undefined`), else a promise that settles with one. */

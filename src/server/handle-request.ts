@@ -413,7 +413,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     }
     return writeJson(answer, 200, body)
   }
-  const rename = dialect.toolCallIds ? toolCallIdRenamer(dialect.toolCallIds) : (callId: string) => callId
+  const rename = dialect.toolCallIds ? toolCallIdRenamer(dialect.toolCallIds) : sameId
   const usage = measure ? (response: ModelResponse) => withPromptUsage(response, measure) : undefined
   if (request.stream) return answerStream(answer, dialect, brain, context, record, { rename, onBrainError, usage })
   let response
@@ -758,3 +758,7 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }
 
+/** A tool-call id kept as it is, for dialects without an id format: one function for all requests. */
+function sameId(callId: string): string {
+  return callId
+}

@@ -549,10 +549,19 @@ export function asModelResponse(value: unknown): ModelResponse {
   if (!response || typeof response !== 'object' || !Array.isArray(response.content)) {
     throw new TypeError(`${LLM_ERROR_PREFIX} answered something that is not a ModelResponse: ${JSON.stringify(value) ?? String(value)}`)
   }
-  const calls = response.content.some((part) => part.type === 'tool-call')
+  const calls = hasToolCall(response.content)
   return {
     ...response,
     finishReason: response.finishReason ?? (calls ? 'tool-calls' : 'stop'),
     usage: response.usage ?? { inputTokens: 0, outputTokens: 0 },
   }
+}
+
+/**
+ * Whether `content` has a tool call, as `content.some()` has it (holes skipped), without the
+ * closure: every answer comes through {@link asModelResponse}.
+ */
+function hasToolCall(content: ModelResponse['content']): boolean {
+  for (let i = 0; i < content.length; i++) if (i in content && content[i].type === 'tool-call') return true
+  return false
 }

@@ -14,7 +14,7 @@ export function toolCallIdRenamer(kind: WireIdKind): (id: string) => string {
 
 /** `response` with its tool calls renamed (a copy when any changes). */
 export function renameToolCalls(response: ModelResponse, rename: (id: string) => string): ModelResponse {
-  if (!Array.isArray(response?.content) || !response.content.some((part) => part.type === 'tool-call' && rename(part.id) !== part.id)) return response
+  if (!Array.isArray(response?.content) || !renamesAny(response.content, rename)) return response
   return {
     ...response,
     content: response.content.map((part) => (part.type === 'tool-call' ? { ...part, id: rename(part.id) } : part)),
@@ -26,4 +26,17 @@ export function renameToolCallEvent(event: StreamEvent, rename: (id: string) => 
   if (event.type === 'tool-call') return { ...event, id: rename(event.id) }
   if (event.type === 'finish') return { ...event, response: renameToolCalls(event.response, rename) }
   return event
+}
+
+/**
+ * Whether `rename` changes the id of a tool call in `content`, as `content.some()` would find it
+ * (holes skipped, stopping at the first), without the closure: every answer comes through here.
+ */
+function renamesAny(content: ModelResponse['content'], rename: (id: string) => string): boolean {
+  for (let i = 0; i < content.length; i++) {
+    if (!(i in content)) continue
+    const part = content[i]
+    if (part.type === 'tool-call' && rename(part.id) !== part.id) return true
+  }
+  return false
 }
