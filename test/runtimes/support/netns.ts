@@ -10,7 +10,7 @@
  * @module
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync, readlinkSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { connect, createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -33,6 +33,16 @@ export function netnsUnavailable(): string | undefined {
   }
 }
 
+/**
+ * When process `pid` started (field 22 of its /proc stat, in clock ticks since boot): with the
+ * pid, it names the relay so that netns-exec.sh never enters the namespace of a process that
+ * took a dead relay's pid. The relay has said `ready`, so it is already in its own namespace.
+ */
+function startTime(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[19]!
+}
+
 /** A test file's namespace: the relay process in it, and the bridge to the servers here. */
 class NetnsHost {
   readonly #relay: ChildProcessWithoutNullStreams
@@ -44,10 +54,10 @@ class NetnsHost {
   /** Variables netns-exec.sh reads to enter the namespace: give them to the runtime's environment. */
   readonly env: Record<string, string>
 
-  private constructor(relay: ChildProcessWithoutNullStreams, dir: string, namespace: string) {
+  private constructor(relay: ChildProcessWithoutNullStreams, dir: string, started: string) {
     this.#relay = relay
     this.#dir = dir
-    this.env = { AGENT_DOUBLES_NETNS_PID: String(relay.pid), AGENT_DOUBLES_NETNS_ID: namespace }
+    this.env = { AGENT_DOUBLES_NETNS_PID: String(relay.pid), AGENT_DOUBLES_NETNS_START: started }
     createInterface({ input: relay.stdout }).on('line', (line) => {
       const [verb, port, ...why] = line.split(' ')
       const waiter = this.#pending.get(Number(port))
@@ -71,7 +81,7 @@ class NetnsHost {
       relay.kill('SIGKILL')
       throw new Error(`the netns relay did not start: ${stderr.slice(-500)}`)
     }
-    const host = new NetnsHost(relay, mkdtempSync(join(tmpdir(), 'agent-doubles-netns-')), readlinkSync(`/proc/${relay.pid}/ns/net`))
+    const host = new NetnsHost(relay, mkdtempSync(join(tmpdir(), 'agent-doubles-netns-')), startTime(relay.pid!))
     // Neither the relay nor its pipes keep the test process alive (the relay ends with its stdin).
     relay.unref()
     for (const stream of [relay.stdin, relay.stdout, relay.stderr] as unknown as Array<{ unref?(): void }>) stream.unref?.()

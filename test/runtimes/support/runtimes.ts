@@ -127,13 +127,25 @@ const NO_LSB_RELEASE = ((): string => {
 export interface RuntimeNode {
   path: string
   version: string
-  /** Variables for the run: `NODE_COMPILE_CACHE` when this Node has one. */
+  /** Variables for the run: `NODE_COMPILE_CACHE` when this Node has one, and malloc on huge pages. */
   env: Record<string, string>
   /** Why this is not a Node with a compile cache, when it is not. */
   note?: string
 }
 
 const COMPILE_CACHE = join(RUNTIMES_DIR, 'node_modules/.cache/node-compile-cache')
+
+/**
+ * glibc's malloc on transparent huge pages (`glibc.malloc.hugetlb=1`, glibc 2.35+; a no-op where
+ * THP is `never` or the libc is not glibc), for Gemini CLI's Node. On this VM each first touch of
+ * a 4 KiB page costs about 40 µs, and a text answer touches 65,000 of them (2.6 s at that
+ * rate): about 60 MB of it is malloc's, which on 2 MiB pages faults 40% fewer times (a run's CPU
+ * −18%, its time −14%, interleaved A/B, loaded). V8's own heap is not malloc's and is unchanged.
+ * Any tunables already set are kept.
+ */
+const MALLOC_ON_HUGE_PAGES: Record<string, string> = {
+  GLIBC_TUNABLES: [process.env.GLIBC_TUNABLES, 'glibc.malloc.hugetlb=1'].filter(Boolean).join(':'),
+}
 let runtimeNodePromise: Promise<RuntimeNode> | undefined
 
 /** The Node that runs Gemini CLI here (see {@link RuntimeNode}); resolved once. */
@@ -145,7 +157,9 @@ export function runtimeNode(): Promise<RuntimeNode> {
 async function resolveRuntimeNode(): Promise<RuntimeNode> {
   const major = (version: string): number => Number(version.replace(/^v/, '').split('.')[0])
   const withCache = (path: string, version: string, note?: string): RuntimeNode =>
-    major(version) >= 22 ? { path, version, env: { NODE_COMPILE_CACHE: COMPILE_CACHE } } : { path, version, env: {}, ...(note ? { note } : {}) }
+    major(version) >= 22
+      ? { path, version, env: { NODE_COMPILE_CACHE: COMPILE_CACHE, ...MALLOC_ON_HUGE_PAGES } }
+      : { path, version, env: { ...MALLOC_ON_HUGE_PAGES }, ...(note ? { note } : {}) }
   const probe = (command: string, args: string[]): Promise<string> =>
     new Promise((resolve, reject) => execFile(command, args, { timeout: 120_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))))
   const named = process.env.AGENT_DOUBLES_RUNTIME_NODE
@@ -155,7 +169,7 @@ async function resolveRuntimeNode(): Promise<RuntimeNode> {
     const [path, version] = (await probe('npx', ['--prefer-offline', '-y', 'node@24', '-p', 'process.execPath + " " + process.version'])).split('\n').at(-1)!.split(' ')
     return withCache(path!, version!)
   } catch (error) {
-    return { path: process.execPath, version: process.version, env: {}, note: `no Node 22+ (npx -y node@24: ${(error as Error).message.split('\n')[0]}), so no compile cache` }
+    return { path: process.execPath, version: process.version, env: { ...MALLOC_ON_HUGE_PAGES }, note: `no Node 22+ (npx -y node@24: ${(error as Error).message.split('\n')[0]}), so no compile cache` }
   }
 }
 
@@ -273,7 +287,7 @@ export function bareStartup(which: RuntimeName): Promise<number> {
 async function versionCommand(which: RuntimeName): Promise<[string, string[], Record<string, string>]> {
   const located = which === 'claude' ? claude.binary : which === 'codex' ? codex.binary : gemini.cli
   if (!located.ok) throw new Error(located.reason)
-  if (which !== 'gemini') return [located.path, ['--version'], {}]
+  if (which !== 'gemini') return [located.path, ['--version'], which === 'claude' ? CLAUDE_ENV : {}]
   const node = await runtimeNode()
   return [node.path, [located.path, '--version'], node.env]
 }
@@ -304,6 +318,15 @@ interface ClaudeSdk {
   query(input: { prompt: string; options: Record<string, unknown> }): AsyncIterable<{ type: string; subtype?: string; result?: string; is_error?: boolean }>
 }
 
+/**
+ * What Claude Code's own allocator is told for a run (it is a Bun executable, on mimalloc): never
+ * give freed memory back to the OS (`MIMALLOC_PURGE_DELAY=-1`, and Bun's hole purging off). By
+ * default a scavenger thread returns freed pages every 100 ms, each return a `madvise` that other
+ * threads' TLBs must hear of, and a page used again faults in again; a run lives two seconds, so
+ * the memory goes back at exit anyway. About 8% less CPU a run (interleaved A/B, loaded).
+ */
+const CLAUDE_ENV: Record<string, string> = { MIMALLOC_PURGE_DELAY: '-1', MIMALLOC_PURGE_HOLES: '0' }
+
 /** Claude Code through the Claude Agent SDK's `query()`, pointed at the lane by `fakeProxy.env`. */
 export function runClaude(options: RunOptions & { env: Record<string, string>; allowedTools?: string[] }): Promise<RuntimeAnswer> {
   return withSlot(() => runClaudeNow(options))
@@ -315,7 +338,7 @@ async function runClaudeNow(options: RunOptions & { env: Record<string, string>;
   const started = performance.now()
   const bridge = netnsReason ? undefined : await NetnsBridge.open(options.url, ...(options.mcpUrl ? [options.mcpUrl] : []))
   try {
-    const env = runEnv(home.dir, { ...options.env, ...bridge?.env })
+    const env = runEnv(home.dir, { ...CLAUDE_ENV, ...options.env, ...bridge?.env })
     let text = ''
     for await (const message of query({
       prompt: options.prompt,
