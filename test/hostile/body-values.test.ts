@@ -3,9 +3,10 @@
  * bound is read as usual, one value over it gets the route's own 400 before it is parsed — the
  * same shape as the route's 400 for a body that is not JSON, with a message naming the count, the
  * bound and the option — and is recorded. Small bodies (counted at once) and large ones (counted
- * in the sliced scan) alike; the default (600,000) and the command-line flag too.
+ * in the sliced scan) alike; the default (600,000), the command-line flag, and a WebSocket event.
  */
 import { describe, expect, test } from 'vitest'
+import { WebSocket } from 'ws'
 import { serve } from '../../src/cli/serve.js'
 import { FakeProxy } from '../../src/index.js'
 import { DEFAULT_MAX_BODY_VALUES, countValues } from '../../src/server/body-values.js'
@@ -132,4 +133,31 @@ test('agent-doubles serve --max-body-values N sets the bound; a value that is no
   }
   await expect(serve(['serve', '--max-body-values', 'many'], () => {})).rejects.toThrow(/--max-body-values must be a positive whole number, got "many"/)
   await expect(serve(['serve', '--max-body-values', '0'], () => {})).rejects.toThrow(/--max-body-values must be a positive whole number, got "0"/)
+})
+
+test('a WebSocket event of more values than the bound gets the API’s error event before it is parsed, and the session keeps serving', async () => {
+  await using proxy = await new FakeProxy({ maxBodyValues: 40, tokens: 'estimate' }).start()
+  const ws = new WebSocket(`${proxy.url.replace('http', 'ws')}/v1/responses`)
+  const events: Record<string, unknown>[] = []
+  const waiters: (() => void)[] = []
+  ws.on('message', (data) => {
+    events.push(JSON.parse(String(data)) as Record<string, unknown>)
+    for (const wake of waiters.splice(0)) wake()
+  })
+  const next = async (type: string): Promise<Record<string, unknown>> => {
+    for (;;) {
+      const found = events.find((event) => event.type === type)
+      if (found) return found
+      await new Promise<void>((resolve) => waiters.push(resolve))
+    }
+  }
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  const create = (n: number): string => JSON.stringify({ type: 'response.create', model: 'my-model', input: words(n) })
+  expect(countValues(encode(create(13)))).toBeGreaterThan(40)
+  ws.send(create(13))
+  const error = await next('error')
+  expect(error).toMatchObject({ error: { code: 'invalid_value', message: expect.stringMatching(/^The server refused the event: it holds \d+ JSON values, more than the 40 allowed \(maxBodyValues\)/) } })
+  ws.send(create(2))
+  expect(await next('response.completed')).toMatchObject({ response: { status: 'completed' } })
+  ws.close()
 })
