@@ -52,20 +52,25 @@ for (const target of pairsTargets) {
   // 190,000 tool calls, each answered by a tool result (21–27 MiB).
   shapes[`pairs190k:${target.dialect}`] = () => [target.path, target.body(190_000)]
 }
-const oneWord = (n: number): { role: string; content: string }[] => Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: 'w' }))
+/**
+ * `n` one-word messages, `user` and `assistant` in turn, as JSON text (made by repeating one pair:
+ * building 800,000 objects and stringifying them took the child seconds a body); `wrap` turns a
+ * message's role and text into the dialect's own item.
+ */
+const oneWord = (n: number, wrap: (role: string) => string): string => `${wrap('user')},${wrap('assistant')},`.repeat(n / 2).slice(0, -1)
+const chatItem = (role: string): string => `{"role":"${role}","content":"w"}`
 Object.assign(shapes, {
   // 800,000 one-word messages (25–31 MiB); Bedrock's are longer, so 760,000 stay under 32 MiB.
-  'words800k:openai-chat': () => ['/v1/chat/completions', { model: 'my-model', messages: oneWord(800_000) }],
-  'words800k:openai-responses': () => ['/v1/responses', { model: 'my-model', input: oneWord(800_000) }],
-  'words800k:anthropic-messages': () => ['/v1/messages', { model: 'my-model', max_tokens: 10, messages: oneWord(800_000) }],
-  'words800k:gemini': () => ['/v1beta/models/my-model:generateContent', { contents: oneWord(800_000).map(({ role, content }) => ({ role: role === 'assistant' ? 'model' : role, parts: [{ text: content }] })) }],
-  'words800k:bedrock-converse': () => ['/model/my-model/converse', { messages: oneWord(760_000).map(({ role, content }) => ({ role, content: [{ text: content }] })) }],
-  'words800k:ollama': () => ['/api/chat', { model: 'my-model', stream: false, messages: oneWord(800_000) }],
+  'words800k:openai-chat': () => ['/v1/chat/completions', `{"model":"my-model","messages":[${oneWord(800_000, chatItem)}]}`],
+  'words800k:openai-responses': () => ['/v1/responses', `{"model":"my-model","input":[${oneWord(800_000, chatItem)}]}`],
+  'words800k:anthropic-messages': () => ['/v1/messages', `{"model":"my-model","max_tokens":10,"messages":[${oneWord(800_000, chatItem)}]}`],
+  'words800k:gemini': () => ['/v1beta/models/my-model:generateContent', `{"contents":[${oneWord(800_000, (role) => `{"role":"${role === 'assistant' ? 'model' : role}","parts":[{"text":"w"}]}`)}]}`],
+  'words800k:bedrock-converse': () => ['/model/my-model/converse', `{"messages":[${oneWord(760_000, (role) => `{"role":"${role}","content":[{"text":"w"}]}`)}]}`],
+  'words800k:ollama': () => ['/api/chat', `{"model":"my-model","stream":false,"messages":[${oneWord(800_000, chatItem)}]}`],
   // One tool whose schema has 640,000 properties (28 MiB): its layout (`JSON.stringify`) took 0.6–0.9 s.
   'schema27MiB:openai-chat': () => {
-    const properties: Record<string, unknown> = {}
-    for (let i = 0; i < 640_000; i++) properties[`p${i}`] = { type: 'string', description: 'd' }
-    return ['/v1/chat/completions', { model: 'my-model', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties } } }] }]
+    const properties = Array.from({ length: 640_000 }, (_, i) => `"p${i}":{"type":"string","description":"d"}`).join(',')
+    return ['/v1/chat/completions', `{"model":"my-model","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{${properties}}}}}]}`]
   },
 } satisfies Record<string, () => [string, unknown]>)
 
@@ -102,7 +107,8 @@ const results: Record<string, unknown> = {}
 for (const [name, shape] of Object.entries(shapes)) {
   if (only && !only.includes(name)) continue
   const [path, json] = shape()
-  const body = Buffer.from(JSON.stringify(json).replace(JSON.stringify(NOT_JSON), '{,}'))
+  // A shape given as text is sent as it is.
+  const body = Buffer.from(typeof json === 'string' ? json : JSON.stringify(json).replace(JSON.stringify(NOT_JSON), '{,}'))
   // Building the body is the client's work, not the proxy's: the block is measured from here.
   await new Promise((resolve) => setTimeout(resolve, 50))
   blocks.reset()
