@@ -809,7 +809,8 @@ export class FakeProxy {
   /**
    * Breaks the next answers mid-way (SPEC §5.7): the socket is cut after `afterChunks` SSE
    * events (`disconnect`), the body is invalid JSON (`malformed`), or it stops sending without
-   * closing (`stall`; `close()` still ends it).
+   * closing (`stall`; `close()` still ends it). On a Realtime or Gemini Live session the next
+   * model turn breaks the same way after `afterChunks` of the brain's events.
    * @example
    * proxy.fail({ kind: 'disconnect', afterChunks: 2 })
    * @throws {TypeError} the options are malformed.

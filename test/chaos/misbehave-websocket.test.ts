@@ -3,7 +3,8 @@
  * `openai` SDK's `OpenAIRealtimeWS`) and Gemini Live (through `@google/genai` `ai.live.connect`)
  * send it, Responses over WebSocket (through `@openai/agents`) as over HTTP, and seeded chaos on
  * realtime sessions — provider errors in the API's words, disconnects, malformed frames, stalls —
- * with each turn's record carrying its fault.
+ * with each turn's record carrying its fault; and `proxy.fail()`'s planned transport faults on
+ * realtime sessions as over HTTP.
  */
 import { GoogleGenAI, Modality, type LiveServerMessage } from '@google/genai'
 import { Agent, OpenAIProvider, Runner, tool } from '@openai/agents'
@@ -163,6 +164,42 @@ describe('seeded chaos on Realtime sessions', () => {
   })
 })
 
+describe('proxy.fail() on Realtime sessions: the planned transport faults of HTTP', () => {
+  test('disconnect after two events: two deltas, then the cut; the fault is used once', async () => {
+    const proxy = await startProxy({ llm: scriptedLLM(() => 'one two three four') })
+    proxy.fail({ kind: 'disconnect', afterChunks: 2 })
+    const { events, closed, rt } = await realtime(proxy)
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } })
+    rt.send({ type: 'response.create' })
+    expect(await closed).toBe(1006)
+    expect(events.filter((event) => event.type === 'response.output_text.delta').map((event) => event.delta)).toEqual(['one ', 'two '])
+    expect(events.some((event) => event.type === 'response.done')).toBe(false)
+    // A planned fault is no model fault: as over HTTP, the record carries none.
+    expect(proxy.requests[0].fault).toBeUndefined()
+    const again = await realtime(proxy)
+    const done = await again.ask('hi')
+    expect(done.response).toMatchObject({ status: 'completed' })
+  })
+
+  test('stall with afterChunks 0: nothing at all until the client cancels, and the brain was never asked', async () => {
+    let asked = 0
+    const proxy = await startProxy({ llm: scriptedLLM(() => `answer ${++asked}`) })
+    proxy.fail({ kind: 'stall', afterChunks: 0 })
+    const { events, rt, until, ask } = await realtime(proxy)
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } })
+    rt.send({ type: 'response.create' })
+    await until((seen) => seen.some((event) => event.type === 'response.created'))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(events.some((event) => event.type === 'response.output_text.delta')).toBe(false)
+    rt.send({ type: 'response.cancel' })
+    await until((seen) => seen.some((event) => event.type === 'response.done'))
+    expect(events.find((event) => event.type === 'response.done')?.response).toMatchObject({ status: 'cancelled' })
+    await ask('again')
+    expect(asked).toBe(1)
+    expect(events.filter((event) => event.type === 'response.output_text.done').at(-1)).toMatchObject({ text: 'answer 1' })
+  })
+})
+
 /** A Gemini Live session through @google/genai and the messages it got, until turnComplete (or the close). */
 async function liveTurn(proxy: FakeProxy, text: string): Promise<{ messages: LiveServerMessage[]; closed: Promise<number> }> {
   const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: proxy.url } })
@@ -256,6 +293,21 @@ describe('Gemini Live (@google/genai): each kind as Gemini Live sends it', () =>
     const dropped = await liveTurn(cut, 'hi')
     expect(await dropped.closed).toBe(1006)
     expect(dropped.messages.flatMap((message) => message.serverContent?.modelTurn?.parts ?? []).map((part) => part.text)).toEqual(['one '])
+  })
+
+  test('proxy.fail() on Live: malformed after one message, then the cut', async () => {
+    const proxy = await startProxy({ llm: scriptedLLM(() => 'one two three') })
+    proxy.fail({ kind: 'malformed' })
+    const ws = new WsWebSocket(`${proxy.url.replace(/^http/, 'ws')}/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent?key=k`)
+    const frames: string[] = []
+    ws.on('message', (data) => frames.push(String(data)))
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
+    await new Promise((resolve) => ws.once('open', resolve))
+    ws.send(JSON.stringify({ setup: { model: 'models/gemini-live-2.5-flash', generationConfig: { responseModalities: ['TEXT'] } } }))
+    ws.send(JSON.stringify({ clientContent: { turns: [{ role: 'user', parts: [{ text: 'hi' }] }], turnComplete: true } }))
+    expect(await closed).toBe(1006)
+    expect(frames.filter((frame) => !parses(frame))).toHaveLength(1)
+    expect(frames.filter((frame) => parses(frame) && frame.includes('"text":'))).toHaveLength(1)
   })
 
   test('chaos on Live: malformed sends a frame that is not JSON, then cuts (read with a raw ws client: @google/genai rejects unhandled on it)', async () => {
