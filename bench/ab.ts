@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url'
 import OpenAI from 'openai'
 import type { FakeProxy, scriptedLLM } from '../src/index.js'
 import { bodies, captureAnswer, replies } from './proxy/servers.js'
-import { calibrate, median, runRound } from './rounds.js'
+import { calibrate, collectGarbage, median, runRound } from './rounds.js'
 
 type Build = { FakeProxy: typeof FakeProxy; scriptedLLM: typeof scriptedLLM }
 type Call = () => Promise<unknown>
@@ -78,6 +78,7 @@ const cases = [caller(`http://127.0.0.1:${(floor.address() as AddressInfo).port}
 
 const batches: number[] = []
 for (const call of cases) batches.push(await calibrate(call, 1000))
+collectGarbage()
 
 const ratios = { a: [] as number[], b: [] as number[], ba: [] as number[] }
 for (let round = 0; round < rounds; round++) {

@@ -4,6 +4,9 @@
  * @module
  */
 
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+
 /** What one timed run of a case cost per operation, in microseconds. */
 export interface Sample {
   cpu: number
@@ -52,4 +55,25 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/**
+ * A full garbage collection, outside any timed slice. A group calls it once its cases are warm,
+ * before its first round: what the previous groups (and the warm-up) left in the old generation
+ * is then not collected by a major GC in the middle of a round, charged to whichever case happened
+ * to be running. The cases' own garbage is still collected, and paid for, inside the rounds.
+ */
+export function collectGarbage(): void {
+  collector ??= exposedGc()
+  collector()
+}
+
+let collector: (() => void) | undefined
+
+/** `gc()` as `--expose-gc` gives it (`npm run bench` passes it), else made available for this process. */
+function exposedGc(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc
+  if (exposed) return exposed
+  setFlagsFromString('--expose-gc')
+  return runInNewContext('gc') as () => void
 }

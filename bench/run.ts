@@ -4,11 +4,12 @@
  * slices of about 10 ms, in rotated order (so neither JIT warm-up nor a noisy neighbour favours
  * one of them); a case's figure is the median
  * of its per-round ratio to the group's baseline (the first case), with the range of those
- * ratios. Cost is CPU time per operation (this process: client and double together), which other
+ * ratios; between the warm-up and the first round a full GC clears what earlier groups left.
+ * Cost is CPU time per operation (this process: client and double together), which other
  * processes on a shared machine move far less than wall time; the wall-time ratio is printed
  * beside it. Memory figures come from child processes with `--expose-gc`.
  *
- * `npm run bench` (about 4 minutes); `npm run bench -- --quick` (about a minute, noisier);
+ * `npm run bench` (about 4 minutes); `npm run bench -- --quick` (about two minutes, noisier);
  * BENCH_ONLY=agent|llm|proxy|wire|tokens|chaos|in-process|realtime|memory|fixtures runs one family (`wire`: the JSON
  * and stream round trips against the floor and aimock); BENCH_REPEAT=10 runs the selection ten
  * times over and ends with how many runs met each target (SPEC §23's series); BENCH_TIME_MS and BENCH_ROUNDS
@@ -26,7 +27,7 @@ import { groups as realtimeGroups } from './realtime.js'
 import { figures as memoryFigures } from './memory/figures.js'
 import { figures as fixtureFigures } from './fixtures/figures.js'
 import { figures as threeFixtureFigures } from './fixtures/three-fixtures.js'
-import { calibrate, median, runRound, type Sample } from './rounds.js'
+import { calibrate, collectGarbage, median, runRound, type Sample } from './rounds.js'
 
 export interface BenchCase {
   name: string
@@ -62,9 +63,13 @@ export interface FigureGroup {
 }
 
 const quick = process.argv.includes('--quick')
-const time = Number(process.env.BENCH_TIME_MS ?? (quick ? 300 : 1000))
-const warmup = Number(process.env.BENCH_WARMUP_MS ?? (quick ? 100 : 200))
-const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 5))
+// Quick runs take nine short rounds rather than three long ones, in the same time: a median of
+// nine is not moved by one or two rounds that a major GC or a neighbour upset, where a median of
+// three is moved by two. Their warm-up is longer than it was (100 ms): FakeProxy's request path is
+// more code for V8 to optimise than the floor's, and 100 ms left a run's first rounds part cold.
+const time = Number(process.env.BENCH_TIME_MS ?? (quick ? 100 : 1000))
+const warmup = Number(process.env.BENCH_WARMUP_MS ?? (quick ? 300 : 200))
+const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 9 : 5))
 const families: Record<string, Array<BenchGroup | FigureGroup>> = {
   proxy: [...proxyGroups, ...laneGroups, ...tokenGroups, ...chaosGroups],
   wire: proxyGroups,
@@ -106,6 +111,7 @@ async function runGroup(group: BenchGroup): Promise<void> {
     const fns = group.cases.map((c) => c.fn)
     const batches: number[] = []
     for (const fn of fns) batches.push(await calibrate(fn, warmup))
+    collectGarbage()
     for (let round = 0; round < rounds; round++) {
       const results = await runRound(fns, batches, time)
       results.forEach((sample, i) => samples.get(group.cases[i].name)!.push(sample))

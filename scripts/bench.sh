@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/dist-current.sh
 build_dist_unless_current bench
-exec node --import tsx bench/run.ts "$@"
+exec node --expose-gc --import tsx bench/run.ts "$@"

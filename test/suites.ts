@@ -18,7 +18,8 @@ export const slowTests = [
   'test/cli/commands.test.ts',
   'test/cli/parent.test.ts',
   'test/proxy/hostile/findings.test.ts',
-  // SPEC §24: ~2,200 fuzz bodies; six bodies of 16–31 MiB measured in two children (30–60 s loaded); a CLI from the sources.
+  // SPEC §24: ~2,200 fuzz bodies; six bodies of 16–31 MiB measured in two children, and 14 of many small items refused in
+  // two more (big-bodies: 130 s at load 11, of which the refusals 50–60 s); a CLI from the sources.
   'test/hostile/fuzz.test.ts',
   'test/hostile/big-bodies.test.ts',
   'test/cli/request-timeout.test.ts',

@@ -39,7 +39,7 @@ export const serveUsage = `Usage: agent-doubles serve [--port N] [--agents a,b] 
                           [--script file | --transcript file.jsonl | --rules file.json]
                           [--record file.jsonl --upstream-openai URL --upstream-anthropic URL]
                           [--chaos seed:rate[:kinds]] [--latency ttftMs[:tps[:jitter]]]
-                          [--rate-limit rpm[:tpm]] [--request-timeout ms]`
+                          [--rate-limit rpm[:tpm]] [--request-timeout ms] [--max-body-values N]`
 
 /** `serve --help`. */
 export const serveHelp = `${serveUsage}
@@ -69,6 +69,8 @@ Options:
   --rate-limit rpm[:tpm] rate_limit errors past rpm requests or tpm tokens a minute
   --request-timeout ms   time a request's headers and body have to arrive before a 408
                          and the connection is closed (default: 60000)
+  --max-body-values N    the most JSON values a request body may hold; a body with more gets
+                         the route's 400 before it is parsed (default: 600000)
   -h, --help             show this help
 
 Control API (JSON):

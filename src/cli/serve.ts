@@ -27,6 +27,7 @@ const OPTIONS = {
   latency: { type: 'string' },
   'rate-limit': { type: 'string' },
   'request-timeout': { type: 'string' },
+  'max-body-values': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -56,6 +57,15 @@ function parseRequestTimeout(text: string): number {
     throw usageError(`serve: --request-timeout must be a positive whole number of milliseconds, got ${JSON.stringify(text)}`)
   }
   return ms
+}
+
+/** `--max-body-values n`: a positive whole number, as `maxBodyValues` takes. */
+function parseMaxBodyValues(text: string): number {
+  const count = /^\d+$/.test(text) ? Number(text) : Number.NaN
+  if (!Number.isSafeInteger(count) || count <= 0) {
+    throw usageError(`serve: --max-body-values must be a positive whole number, got ${JSON.stringify(text)}`)
+  }
+  return count
 }
 
 /**
@@ -89,6 +99,7 @@ export async function serve(argv: string[], log: (line: string) => void = consol
   if (values.latency !== undefined) options.latency = parseLatencyFlag(values.latency, flagError)
   if (values['rate-limit'] !== undefined) options.rateLimit = parseRateLimitFlag(values['rate-limit'], flagError)
   if (values['request-timeout'] !== undefined) options.requestTimeoutMs = parseRequestTimeout(values['request-timeout'])
+  if (values['max-body-values'] !== undefined) options.maxBodyValues = parseMaxBodyValues(values['max-body-values'])
   const upstream = {
     ...(values['upstream-openai'] ? { openai: values['upstream-openai'] } : {}),
     ...(values['upstream-anthropic'] ? { anthropic: values['upstream-anthropic'] } : {}),

@@ -15,6 +15,7 @@ import { defaultBrain } from './default-brain.js'
 import type { ControlTarget } from './control-api.js'
 import { FaultPlan, type FailOptions } from './faults.js'
 import { handleRequest, type ProxyState } from './handle-request.js'
+import { DEFAULT_MAX_BODY_VALUES } from './body-values.js'
 import { RecordMode, validateRecordOptions, type UpstreamOrigins } from '../upstream/record-mode.js'
 import type { TranscriptStream } from '../upstream/transcript-sink.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -123,6 +124,17 @@ export interface FakeProxyOptions {
    * @default 60000
    */
   requestTimeoutMs?: number
+  /**
+   * The most JSON values (objects, arrays, strings, numbers, booleans, nulls; keys not counted)
+   * one request body may hold; a body with more is answered with the route's 400 before it is
+   * parsed, and recorded (SPEC §24). Validation, decoding and the prompt layout each walk the
+   * whole request at once, so a body of hundreds of thousands of small items would hold the
+   * event loop for seconds. The default admits 50,000 tool call/result pairs on every dialect.
+   * @default 600000
+   * @example
+   * const proxy = await new FakeProxy({ maxBodyValues: 2_000_000 }).start()
+   */
+  maxBodyValues?: number
 }
 
 /**
@@ -357,6 +369,7 @@ export class FakeProxy {
       memory: new ResponseMemory(),
       control: options.controlApi ? this.#controlTarget() : undefined,
       prompt: promptSettings(options),
+      maxBodyValues: options.maxBodyValues ?? DEFAULT_MAX_BODY_VALUES,
     }
     registerDouble(this)
   }
@@ -378,6 +391,7 @@ export class FakeProxy {
       tokens: ["'tokenizer' or 'estimate'", (value) => value === 'tokenizer' || value === 'estimate'],
       promptCache: ['a boolean', is.boolean],
       requestTimeoutMs: ['a positive integer of milliseconds', is.positiveInteger],
+      maxBodyValues: ['a positive integer', is.positiveInteger],
     })
     const unknownFeature = options.features?.find((feature) => !allFeatures.includes(feature))
     if (unknownFeature !== undefined) {

@@ -42,6 +42,7 @@ import { nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from '../wire/response-memory.js'
 import { readBody } from './read-body.js'
 import { LARGE_BODY, bodyErrors, parseLargeBody, turnFor } from './large-body.js'
+import { tooManyValuesMessage, tooManyValuesRecord, valuesOver } from './body-values.js'
 import { ownGetter } from '../internal/own-getter.js'
 import { utf8Body } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
@@ -124,6 +125,8 @@ export interface ProxyState {
   readonly control?: ControlTarget
   /** Token counting and the prompt cache (SPEC §20); `undefined` when both are off. */
   readonly prompt?: PromptSettings
+  /** The most JSON values a request body may hold (SPEC §24; body-values.ts). */
+  readonly maxBodyValues: number
 }
 
 /**
@@ -192,9 +195,13 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   }
 
   // Read and parse.
-  const parsed = await readJson(req, method === 'POST', dialect.anyContentType)
+  const parsed = await readJson(req, method === 'POST', state.maxBodyValues, dialect.anyContentType)
   if (parsed.kind === 'aborted') return
-  if (parsed.kind === 'error') return sendError(dialect, parsed.status, parsed.message)
+  if (parsed.kind === 'error') {
+    // A JSON request over the bound on values was meant as one: recorded with its 400 (SPEC §24).
+    if (parsed.tooMany) state.requests.push(tooManyValuesRecord({ lane: state.lane, method, path, dialect: dialect.id }, req.headers, parsed.tooMany, parsed.message))
+    return sendError(dialect, parsed.status, parsed.message)
+  }
   let json = parsed.json ?? {}
   // A malformed field `prepare` finds (Vertex's `anthropic_version`) is recorded like the
   // decoder's; a route's own answer (Azure's 404 for a missing `api-version`) is not.
@@ -665,7 +672,7 @@ async function serveAgentApi(
   state: ProxyState,
   { method, path, send }: { method: string; path: string; send: (status: number, body: unknown, headers?: Record<string, string>) => void },
 ): Promise<void> {
-  const parsed = await readJson(req, method !== 'GET' && method !== 'HEAD')
+  const parsed = await readJson(req, method !== 'GET' && method !== 'HEAD', state.maxBodyValues)
   if (parsed.kind === 'aborted') return
   if (parsed.kind === 'error') return send(parsed.status, inputErrorBody('local', parsed.status, parsed.message))
   const answer = await handleAgentApi({ method, path, json: parsed.json }, { book: state.book, features: [...state.features] })
@@ -675,11 +682,14 @@ async function serveAgentApi(
 
 type ParsedBody =
   | { kind: 'ok'; body: Uint8Array; json: Record<string, unknown> | null }
-  | { kind: 'error'; status: number; message: string }
+  | { kind: 'error'; status: number; message: string; tooMany?: Uint8Array }
   | { kind: 'aborted' }
 
-/** Reads the body and parses it as a JSON object (when `expectJson`); bad input becomes 413/415/400. */
-async function readJson(req: IncomingMessage, expectJson: boolean, anyContentType = false): Promise<ParsedBody> {
+/**
+ * Reads the body and parses it as a JSON object (when `expectJson`); bad input becomes 413/415/400.
+ * A body of more than `maxValues` JSON values is refused before it is parsed (its bytes in `tooMany`).
+ */
+async function readJson(req: IncomingMessage, expectJson: boolean, maxValues: number, anyContentType = false): Promise<ParsedBody> {
   const read = await readBody(req)
   if (read.kind === 'aborted') return read
   if (read.kind === 'too-large') return { kind: 'error', status: 413, message: 'request body is larger than the 32 MiB limit' }
@@ -695,11 +705,14 @@ async function readJson(req: IncomingMessage, expectJson: boolean, anyContentTyp
   // A large body is checked and parsed in slices of the event loop (large-body.ts).
   let json: unknown
   if (body.byteLength >= LARGE_BODY) {
-    const large = await parseLargeBody(body)
-    if (large.kind === 'error') return { kind: 'error', status: 400, message: large.message }
+    const large = await parseLargeBody(body, maxValues)
+    if (large.kind === 'error') return { kind: 'error', status: 400, message: large.message, tooMany: large.tooMany && body }
     json = large.json
   } else {
     if (nestsDeeperThan(body)) return { kind: 'error', status: 400, message: bodyErrors.deep }
+    // Counted only when the bound is set so low that a body this small could be over it.
+    const values = valuesOver(body, maxValues)
+    if (values !== undefined) return { kind: 'error', status: 400, message: tooManyValuesMessage(values, maxValues), tooMany: body }
     let text: string
     try {
       text = strictUtf8.decode(body)

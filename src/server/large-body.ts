@@ -10,6 +10,7 @@
  */
 import { LoopSlices, yieldToLoop } from '../internal/scheduling.js'
 import { MAX_JSON_DEPTH } from './json-depth.js'
+import { tooManyValuesMessage } from './body-values.js'
 import { isUtf8, parseSliced, scanLarge, Unreadable } from './sliced-json.js'
 import { syntaxErrorOf } from './syntax-error.js'
 
@@ -29,19 +30,24 @@ export const bodyErrors = {
   notObject: 'request body must be a JSON object',
 } as const
 
-/** A large body parsed: its value, or the 400's message. */
-export type LargeParse = { kind: 'ok'; json: unknown } | { kind: 'error'; message: string }
+/**
+ * A large body parsed: its value, or the 400's message (`tooMany` when it holds more values than
+ * `maxBodyValues`: a body of JSON the client meant, recorded like a rejected request).
+ */
+export type LargeParse = { kind: 'ok'; json: unknown } | { kind: 'error'; message: string; tooMany?: true }
 
 /**
  * `body` (at least {@link LARGE_BODY} bytes) checked and parsed as the one-turn path does —
- * depth, then UTF-8, then JSON — in slices of the event loop.
+ * depth, then the number of values (at most `maxValues`), then UTF-8, then JSON — in slices of
+ * the event loop.
  */
-export async function parseLargeBody(body: Uint8Array): Promise<LargeParse> {
+export async function parseLargeBody(body: Uint8Array, maxValues = Number.POSITIVE_INFINITY): Promise<LargeParse> {
   // The body's last bytes arrived in this turn: the checks start in the next.
   await yieldToLoop()
   const slices = new LoopSlices()
   const scan = await scanLarge(body, MAX_JSON_DEPTH, slices)
   if (scan.deep) return { kind: 'error', message: bodyErrors.deep }
+  if (scan.values > maxValues) return { kind: 'error', message: tooManyValuesMessage(scan.values, maxValues), tooMany: true }
   if (!(await isUtf8(body, slices))) return { kind: 'error', message: bodyErrors.utf8 }
   try {
     return { kind: 'ok', json: await parseSliced(body, scan.spans, slices) }

@@ -13,6 +13,7 @@
  * @module
  */
 import type { LoopSlices } from '../internal/scheduling.js'
+import { ValueCounter } from './body-values.js'
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, CR, LF, OPEN_ARRAY, OPEN_OBJECT, QUOTE, SPACE, TAB, U } from './json-bytes.js'
 
 /** Values (objects, arrays, strings) at least this many bytes long are built a piece at a time. */
@@ -24,18 +25,19 @@ export type LargeSpans = Map<number, number>
 /** How many bytes the first pass reads between looks at the clock. */
 const SCAN_STEP = 256 * 1024
 
-/** What the first pass found: too deep, or where the large values are. */
-export type Scan = { deep: true } | { deep: false; spans: LargeSpans }
+/** What the first pass found: too deep, or where the large values are and how many values there are (see body-values.ts). */
+export type Scan = { deep: true } | { deep: false; spans: LargeSpans; values: number }
 
 /**
  * The first pass: whether `bytes` nest deeper than `limit` (as `nestsDeeperThan` says, for the
- * same bytes), and where each object, array and string of at least {@link LEAF_BYTES} starts and
- * ends. In slices of the event loop.
+ * same bytes), where each object, array and string of at least {@link LEAF_BYTES} starts and
+ * ends, and how many JSON values the text holds (`ValueCounter`). In slices of the event loop.
  */
 export async function scanLarge(bytes: Uint8Array, limit: number, slices: LoopSlices): Promise<Scan> {
   const spans: LargeSpans = new Map()
   // Where each open container started, innermost last.
   const opened: number[] = []
+  const values = new ValueCounter()
   let depth = 0
   let inString = false
   let stringStart = 0
@@ -51,21 +53,25 @@ export async function scanLarge(bytes: Uint8Array, limit: number, slices: LoopSl
       if (byte === BACKSLASH) i++
       else if (byte === QUOTE) {
         inString = false
+        values.closeString()
         if (i + 1 - stringStart >= LEAF_BYTES) spans.set(stringStart, i + 1)
       }
     } else if (byte === QUOTE) {
       inString = true
       stringStart = i
-    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
-      if (++depth > limit) return { deep: true }
-      opened.push(i)
-    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
-      depth--
-      const start = opened.pop()
-      if (start !== undefined && i + 1 - start >= LEAF_BYTES) spans.set(start, i + 1)
+    } else {
+      values.see(byte)
+      if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+        if (++depth > limit) return { deep: true }
+        opened.push(i)
+      } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
+        depth--
+        const start = opened.pop()
+        if (start !== undefined && i + 1 - start >= LEAF_BYTES) spans.set(start, i + 1)
+      }
     }
   }
-  return { deep: false, spans }
+  return { deep: false, spans, values: values.count }
 }
 
 /**

@@ -11,6 +11,7 @@ import type { ProxyState } from '../handle-request.js'
 import { forwardableHeaders, readIdentity } from '../../gateway/identity.js'
 import type { Identity } from '../types.js'
 import { HIGH_WATER_BYTES, MAX_BUFFERED_BYTES } from './bounds.js'
+import { tooManyValuesMessage, valuesOver } from '../body-values.js'
 import { loopShare, type Deferred } from './loop-share.js'
 import type { SessionBook, WebSocketSession, WebSocketTransport } from './session-book.js'
 
@@ -195,6 +196,13 @@ export abstract class Session {
     if (isBinary && !this.acceptsBinary()) {
       this.sessionBook.keep(this.record, { invalid: `<binary frame of ${bytes.length} bytes>` })
       return this.sendFault({ code: 'invalid_json', message: 'The server failed to parse the event: binary frames are not accepted; send each event as a JSON text frame.' })
+    }
+    // An event of more JSON values than a request body may hold is refused before it is parsed
+    // and decoded, as the HTTP routes refuse such a body (SPEC §24).
+    const values = valuesOver(bytes, this.state.maxBodyValues)
+    if (values !== undefined) {
+      this.sessionBook.keep(this.record, { invalid: `<event of ${values} JSON values>` })
+      return this.sendFault({ code: 'invalid_value', message: `The server refused the event: ${tooManyValuesMessage(values, this.state.maxBodyValues).replace('request body', 'it')}` })
     }
     const text = bytes.toString('utf8')
     let event: unknown

@@ -43,7 +43,7 @@ export function chatLayout(json: Record<string, unknown>, roleTokens: (role: str
       if (own.length === 0) own.push({ where: `messages[${i}]`, text: '' })
       const name = typeof message.name === 'string' ? 1 : 0
       own[0]!.overhead = MESSAGE_FRAMING + roleTokens(role) + name
-      blocks.push(...own)
+      for (const block of own) blocks.push(block)
     })
   }
   const layout: PromptLayout = { blocks, extraTokens: REPLY_PRIMING, cache: 'automatic' }

@@ -64,7 +64,8 @@ function decode(json: Record<string, unknown>): ModelRequest {
   const model = requireString(json, 'model')
   const system: string[] = []
   const messages: Message[] = []
-  requireArray(json, 'messages').forEach((raw, n) => decodeMessage(record(raw), `messages[${n}]`, system, messages))
+  const raws = requireArray(json, 'messages')
+  for (let n = 0; n < raws.length; n++) decodeMessage(record(raws[n]), n, system, messages)
   const request: ModelRequest = { model, messages, stream: json.stream === true }
   if (system.length > 0) request.system = system.join('\n\n')
   const tools = decodeTools(json.tools)
@@ -83,7 +84,11 @@ function decode(json: Record<string, unknown>): ModelRequest {
   return request
 }
 
-function decodeMessage(message: Record<string, unknown>, at: string, system: string[], messages: Message[]): void {
+/**
+ * Decodes message `n` into `messages` (or `system`). Its path (`messages[n]`) is written out only
+ * for an error: a body of 200,000 messages made as many strings for nothing (SPEC §24).
+ */
+function decodeMessage(message: Record<string, unknown>, n: number, system: string[], messages: Message[]): void {
   switch (message.role) {
     case 'system':
     case 'developer':
@@ -95,19 +100,22 @@ function decodeMessage(message: Record<string, unknown>, at: string, system: str
     case 'assistant': {
       const text = textOf(message.content)
       const parts: Part[] = text ? [{ type: 'text', text }] : []
-      const calls = Array.isArray(message.tool_calls) ? message.tool_calls : []
-      calls.forEach((raw, n) => {
-        const call = record(raw)
-        const fn = record(call.function)
-        const id = optionalString(call.id, `${at}.tool_calls[${n}].id`)
-        parts.push({ type: 'tool-call', id, name: optionalString(fn.name, `${at}.tool_calls[${n}].function.name`), args: parseArguments(fn.arguments) })
-      })
+      const calls = message.tool_calls
+      if (Array.isArray(calls)) {
+        for (let i = 0; i < calls.length; i++) {
+          const call = record(calls[i])
+          const fn = record(call.function)
+          const id = typeof call.id === 'string' ? call.id : optionalString(call.id, `messages[${n}].tool_calls[${i}].id`)
+          const name = typeof fn.name === 'string' ? fn.name : optionalString(fn.name, `messages[${n}].tool_calls[${i}].function.name`)
+          parts.push({ type: 'tool-call', id, name, args: parseArguments(fn.arguments) })
+        }
+      }
       // Always one assistant message per turn, even when it is empty.
       messages.push({ role: 'assistant', content: parts })
       return
     }
     case 'tool': {
-      const id = optionalString(message.tool_call_id, `${at}.tool_call_id`)
+      const id = typeof message.tool_call_id === 'string' ? message.tool_call_id : optionalString(message.tool_call_id, `messages[${n}].tool_call_id`)
       const name = toolNameFor(messages, id)
       const result = typeof message.content === 'string' ? message.content : textOf(message.content)
       appendPart(messages, 'tool', { type: 'tool-result', id, ...(name ? { name } : {}), result })

@@ -36,7 +36,7 @@ export function responsesLayout(json: Record<string, unknown>, roleTokens: (role
       if (own.length === 0) own.push({ where: `input[${i}]`, text: '' })
       const role = typeof item.role === 'string' ? item.role : 'user'
       own[0]!.overhead = MESSAGE_FRAMING + roleTokens(role)
-      blocks.push(...own)
+      for (const block of own) blocks.push(block)
     })
   }
   const layout: PromptLayout = { blocks, extraTokens: REPLY_PRIMING, cache: 'automatic' }

@@ -11,6 +11,7 @@ import { request } from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { FakeProxy } from '../../../src/server/fake-proxy.js'
 import { BlockMeter } from '../../child-figures.js'
+import { pairsTargets } from '../pairs.js'
 
 const proxy = await new FakeProxy().start()
 
@@ -44,17 +45,53 @@ const shapes: Record<string, () => [string, unknown]> = {
   // 31,000 messages, then a byte that makes it no JSON: the 400 with JSON.parse's own message.
   chatNotJson: () => ['/v1/chat/completions', { model: 'my-model', messages: many(1040, (i) => ({ role: i % 2 ? 'assistant' : 'user', content: words(1000, i) })), broken: NOT_JSON }],
 }
+// Hundreds of thousands of small items (issue 29): each over the bound on a body's values
+// (`maxBodyValues`, 600,000 by default), so refused with the route's 400 before validation,
+// decoding and layout, each of which took 0.6–2 s in one step for these bodies.
+for (const target of pairsTargets) {
+  // 190,000 tool calls, each answered by a tool result (21–27 MiB).
+  shapes[`pairs190k:${target.dialect}`] = () => [target.path, target.body(190_000)]
+}
+/**
+ * `n` one-word messages, `user` and `assistant` in turn, as JSON text (made by repeating one pair:
+ * building 800,000 objects and stringifying them took the child seconds a body); `wrap` turns a
+ * message's role and text into the dialect's own item.
+ */
+const oneWord = (n: number, wrap: (role: string) => string): string => `${wrap('user')},${wrap('assistant')},`.repeat(n / 2).slice(0, -1)
+const chatItem = (role: string): string => `{"role":"${role}","content":"w"}`
+Object.assign(shapes, {
+  // 800,000 one-word messages (25–31 MiB); Bedrock's are longer, so 760,000 stay under 32 MiB.
+  'words800k:openai-chat': () => ['/v1/chat/completions', `{"model":"my-model","messages":[${oneWord(800_000, chatItem)}]}`],
+  'words800k:openai-responses': () => ['/v1/responses', `{"model":"my-model","input":[${oneWord(800_000, chatItem)}]}`],
+  'words800k:anthropic-messages': () => ['/v1/messages', `{"model":"my-model","max_tokens":10,"messages":[${oneWord(800_000, chatItem)}]}`],
+  'words800k:gemini': () => ['/v1beta/models/my-model:generateContent', `{"contents":[${oneWord(800_000, (role) => `{"role":"${role === 'assistant' ? 'model' : role}","parts":[{"text":"w"}]}`)}]}`],
+  'words800k:bedrock-converse': () => ['/model/my-model/converse', `{"messages":[${oneWord(760_000, (role) => `{"role":"${role}","content":[{"text":"w"}]}`)}]}`],
+  'words800k:ollama': () => ['/api/chat', `{"model":"my-model","stream":false,"messages":[${oneWord(800_000, chatItem)}]}`],
+  // One tool whose schema has 640,000 properties (28 MiB): its layout (`JSON.stringify`) took 0.6–0.9 s.
+  'schema27MiB:openai-chat': () => {
+    const properties = Array.from({ length: 640_000 }, (_, i) => `"p${i}":{"type":"string","description":"d"}`).join(',')
+    return ['/v1/chat/completions', `{"model":"my-model","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{${properties}}}}}]}`]
+  },
+} satisfies Record<string, () => [string, unknown]>)
+
+/** A JSON answer with every string, number and boolean replaced by its type: the route's error shape. */
+function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shapeOf)
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shapeOf(item)]))
+  return typeof value
+}
+
 /** Stands for a value; replaced by text no JSON parser takes once the body is made. */
 const NOT_JSON = '\u0000not json\u0000'
 
 /** Posts `body` (bytes made beforehand, so the client's own work is a write); its status and the start of its answer. */
-function post(path: string, body: Buffer): Promise<{ status: number; answer: string }> {
+function post(path: string, body: Buffer): Promise<{ status: number; answer: string; shape: unknown }> {
   return new Promise((resolve, reject) => {
     const req = request(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } }, (res) => {
       let answer = ''
       res.setEncoding('utf8')
       res.on('data', (chunk: string) => (answer += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, answer: answer.slice(0, 300) }))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, answer: answer.slice(0, 300), shape: shapeOf(JSON.parse(answer)) }))
     })
     req.on('error', reject)
     req.end(body)
@@ -63,22 +100,28 @@ function post(path: string, body: Buffer): Promise<{ status: number; answer: str
 
 // A first request loads the tokenizer: the blocks below are the requests' own.
 await post('/v1/chat/completions', Buffer.from(JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'warm' }] })))
+proxy.reset()
 /** The shapes to send (names joined by commas), else all of them. */
 const only = process.argv[2]?.split(',')
 const results: Record<string, unknown> = {}
 for (const [name, shape] of Object.entries(shapes)) {
   if (only && !only.includes(name)) continue
   const [path, json] = shape()
-  const body = Buffer.from(JSON.stringify(json).replace(JSON.stringify(NOT_JSON), '{,}'))
+  // A shape given as text is sent as it is.
+  const body = Buffer.from(typeof json === 'string' ? json : JSON.stringify(json).replace(JSON.stringify(NOT_JSON), '{,}'))
   // Building the body is the client's work, not the proxy's: the block is measured from here.
   await new Promise((resolve) => setTimeout(resolve, 50))
   blocks.reset()
   delay.reset()
   delay.enable()
   const started = performance.now()
-  const { status, answer } = await post(path, body)
+  const { status, answer, shape: answerShape } = await post(path, body)
   delay.disable()
-  results[name] = { status, answer: status === 200 ? undefined : answer, bytes: body.length, ms: Math.round(performance.now() - started), blockMs: Math.round(blocks.maxMs), stallMs: Math.round(delay.max / 1e6) }
+  const result: Record<string, unknown> = { status, answer: status === 200 ? undefined : answer, bytes: body.length, ms: Math.round(performance.now() - started), blockMs: Math.round(blocks.maxMs), stallMs: Math.round(delay.max / 1e6) }
+  // What was recorded, and the shape of the route's own 400 for a body that is not JSON, to compare.
+  result.recorded = proxy.requests.map((record) => ({ status: record.status, message: record.error?.message.slice(0, 120) }))
+  if (status === 400) result.sameShapeAsNotJson = JSON.stringify(answerShape) === JSON.stringify((await post(path, Buffer.from('{"a": '))).shape)
+  results[name] = result
   proxy.reset()
 }
 blocks.stop()
