@@ -33,7 +33,8 @@ interface Registration {
 export class AgentBook {
   #enrolled: ReadonlySet<string> | undefined
   readonly #registrations = new Map<string, Registration>()
-  readonly #files = new Map<string, { kinds: Set<FilesKind>; names: Set<string>; files: Record<string, string> }>()
+  /** Made on the first files stored: most books (a lane per test) never store any. */
+  #files: Map<string, { kinds: Set<FilesKind>; names: Set<string>; files: Record<string, string> }> | undefined
 
   /** `agents` undefined: every valid agent name counts as enrolled. */
   constructor(agents: readonly string[] | undefined) {
@@ -86,27 +87,28 @@ export class AgentBook {
   /** Stores files under their content CID, and returns it. */
   storeFiles(kind: FilesKind, files: Readonly<Record<string, string>>, name?: string): string {
     const cid = filesCid(files)
-    const stored = this.#files.get(cid) ?? { kinds: new Set<FilesKind>(), names: new Set<string>(), files: { ...files } }
+    const stored = this.#files?.get(cid) ?? { kinds: new Set<FilesKind>(), names: new Set<string>(), files: { ...files } }
     stored.kinds.add(kind)
     if (name !== undefined) stored.names.add(name)
-    this.#files.set(cid, stored)
+    ;(this.#files ??= new Map()).set(cid, stored)
     return cid
   }
 
   /** Whether files with `cid` were stored as `kind`. */
   hasFiles(cid: string, kind: FilesKind): boolean {
-    return this.#files.get(cid)?.kinds.has(kind) ?? false
+    return this.#files?.get(cid)?.kinds.has(kind) ?? false
   }
 
   /** A copy of the stored files with `cid`. */
   files(cid: string): StoredFiles | undefined {
-    const stored = this.#files.get(cid)
+    const stored = this.#files?.get(cid)
     return stored && { cid, kinds: new Set(stored.kinds), names: new Set(stored.names), files: { ...stored.files } }
   }
 
   /** Forgets every registered definition, as a restarted proxy does. */
   restart(): void {
-    this.#registrations.clear()
+    // Clearing an empty Map still allocates it a new table: a lane that registered nothing skips it.
+    if (this.#registrations.size > 0) this.#registrations.clear()
   }
 
   /** What `FakeProxy.reset()` needs between tests (SPEC §2): registered definitions forgotten. */

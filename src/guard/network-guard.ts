@@ -10,14 +10,14 @@
  * @module
  */
 import { checkOptions, describeValue, is, PREFIX } from '../internal/describe.js'
-import { PASS, type Decision } from '../routing/decision.js'
+import { PASS, QUICK_PASS, type Decision } from '../routing/decision.js'
 import { hookGlobalDispatcher, mainRealm } from '../routing/dispatcher.js'
 import { hookForeignFetch } from '../routing/foreign-fetch.js'
 import { hookNodeHttp } from '../routing/node-http.js'
 import { hookNodeHttp2 } from '../routing/node-http2.js'
 import { isProviderHost, normalHost } from './provider-hosts.js'
 import { ALLOW_REAL_ENV, guardAnswer, realModelCallError } from './real-model-call.js'
-import { noTargetReason } from './route-reason.js'
+import { noTargetReason, routePasses } from './route-reason.js'
 import { activeProxyUrl } from './active-proxy.js'
 
 /** Options of {@link installNetworkGuard}. */
@@ -137,6 +137,18 @@ function decide(url: URL, method: string): Decision {
   }
   return target === url ? PASS : { action: 'route', url: target }
 }
+
+/**
+ * {@link decide}'s quick check (see `QUICK_PASS`): the latest route says at once that it leaves
+ * a request alone, and such a route answers so only for the fake's own hosts, no provider's.
+ */
+function quickPass(origin: string, path: string): boolean {
+  const state = holder[KEY]
+  if (!state || state.installs.length === 0) return true
+  const route = state.installs.findLast((install) => install.route)?.route
+  return route !== undefined && routePasses(route, origin, path)
+}
+Object.defineProperty(decide, QUICK_PASS, { value: quickPass })
 
 const isHostList = (value: unknown): boolean => Array.isArray(value) && value.every((host) => typeof host === 'string' && host !== '')
 

@@ -25,3 +25,22 @@ export function noTargetReason(route: Route, url: URL): NoTargetReason | undefin
   const reason = (route as unknown as Record<symbol, ((url: URL) => NoTargetReason | undefined) | undefined>)[NO_TARGET_REASON]
   return reason?.(url)
 }
+
+/** The key of a route's `(origin, path) => boolean`: `true` when the route leaves such a request alone. */
+export const ROUTE_PASSES = Symbol.for('agent-doubles.route-passes')
+
+/**
+ * `route`, which also says at once, from a request's origin and path, that it leaves the request
+ * alone (`passes` must answer `true` only where `route` returns `undefined`, and only for hosts
+ * that are no provider's).
+ */
+export function withQuickPass<T extends Route>(route: T, passes: (origin: string, path: string) => boolean): T {
+  Object.defineProperty(route, ROUTE_PASSES, { value: passes })
+  return route
+}
+
+/** Whether `route` says at once that it leaves a request to `origin` + `path` alone. */
+export function routePasses(route: Route, origin: string, path: string): boolean {
+  const passes = (route as unknown as Record<symbol, ((origin: string, path: string) => boolean) | undefined>)[ROUTE_PASSES]
+  return passes !== undefined && passes(origin, path)
+}

@@ -79,7 +79,8 @@ export class PromptCache {
 
   /** Forgets every entry (the lane's `reset()`). */
   clear(): void {
-    this.#entries = []
+    // A new list only when there is something to forget: every lane's reset and close comes here.
+    if (this.#entries.length > 0) this.#entries = []
   }
 
   /** Serves `prompt` at time `now` (ms): what it read and wrote, and why it missed. */

@@ -24,3 +24,20 @@ export type Decide = (url: URL, method: string) => Decision
 
 /** The decision that leaves a request alone. */
 export const PASS: Decision = Object.freeze({ action: 'pass' })
+
+/**
+ * Where a `Decide` may carry a quick check, `(origin, path) => boolean`: `true` when a request to
+ * that origin and path (a string origin with no trailing slash, a path with its query, no
+ * separate `query`) would be passed as it is, so the hook sends it on without building its URL.
+ * `false` says nothing: the request is decided as usual.
+ */
+export const QUICK_PASS = Symbol.for('agent-doubles.decide-quick-pass')
+
+/** The quick check of {@link QUICK_PASS}. */
+export type QuickPass = (origin: string, path: string) => boolean
+
+/** Whether `decide` says at once that a request to `origin` + `path` passes. */
+export function passesQuickly(decide: Decide, origin: string, path: string): boolean {
+  const quick = (decide as unknown as Record<symbol, QuickPass | undefined>)[QUICK_PASS]
+  return quick !== undefined && quick(origin, path)
+}

@@ -85,7 +85,8 @@ export class ResponseMemory {
 
   /** Forgets everything. */
   clear(): void {
-    this.#entries.clear()
+    // Clearing an empty Map still allocates it a new table (every lane's reset and close).
+    if (this.#entries.size > 0) this.#entries.clear()
     this.#bytes = 0
   }
 

@@ -231,6 +231,21 @@ async function liveTurn(proxy: FakeProxy, text: string): Promise<{ messages: Liv
   return { messages, closed }
 }
 
+/**
+ * One Live turn read with a raw `ws` client (@google/genai rejects unhandled on a frame that is
+ * not JSON): every frame until the close, and its code.
+ */
+async function rawLiveTurn(proxy: FakeProxy): Promise<{ frames: string[]; code: number }> {
+  const ws = new WsWebSocket(`${proxy.url.replace(/^http/, 'ws')}/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent?key=k`)
+  const frames: string[] = []
+  ws.on('message', (data) => frames.push(String(data)))
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
+  await new Promise((resolve) => ws.once('open', resolve))
+  ws.send(JSON.stringify({ setup: { model: 'models/gemini-live-2.5-flash', generationConfig: { responseModalities: ['TEXT'] } } }))
+  ws.send(JSON.stringify({ clientContent: { turns: [{ role: 'user', parts: [{ text: 'hi' }] }], turnComplete: true } }))
+  return { frames, code: await closed }
+}
+
 describe('Gemini Live (@google/genai): each kind as Gemini Live sends it', () => {
   test.each(misbehaviourKinds)('%s', async (kind) => {
     const proxy = await startProxy({ llm: scriptedLLM(() => 'Fine.') })
@@ -298,28 +313,16 @@ describe('Gemini Live (@google/genai): each kind as Gemini Live sends it', () =>
   test('proxy.fail() on Live: malformed after one message, then the cut', async () => {
     const proxy = await startProxy({ llm: scriptedLLM(() => 'one two three') })
     proxy.fail({ kind: 'malformed' })
-    const ws = new WsWebSocket(`${proxy.url.replace(/^http/, 'ws')}/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent?key=k`)
-    const frames: string[] = []
-    ws.on('message', (data) => frames.push(String(data)))
-    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
-    await new Promise((resolve) => ws.once('open', resolve))
-    ws.send(JSON.stringify({ setup: { model: 'models/gemini-live-2.5-flash', generationConfig: { responseModalities: ['TEXT'] } } }))
-    ws.send(JSON.stringify({ clientContent: { turns: [{ role: 'user', parts: [{ text: 'hi' }] }], turnComplete: true } }))
-    expect(await closed).toBe(1006)
+    const { frames, code } = await rawLiveTurn(proxy)
+    expect(code).toBe(1006)
     expect(frames.filter((frame) => !parses(frame))).toHaveLength(1)
     expect(frames.filter((frame) => parses(frame) && frame.includes('"text":'))).toHaveLength(1)
   })
 
   test('chaos on Live: malformed sends a frame that is not JSON, then cuts (read with a raw ws client: @google/genai rejects unhandled on it)', async () => {
     const proxy = await startProxy({ llm: scriptedLLM(() => 'one two three'), chaos: { seed: 2, rate: 1, kinds: ['malformed'] } })
-    const ws = new WsWebSocket(`${proxy.url.replace(/^http/, 'ws')}/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent?key=k`)
-    const frames: string[] = []
-    ws.on('message', (data) => frames.push(String(data)))
-    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
-    await new Promise((resolve) => ws.once('open', resolve))
-    ws.send(JSON.stringify({ setup: { model: 'models/gemini-live-2.5-flash', generationConfig: { responseModalities: ['TEXT'] } } }))
-    ws.send(JSON.stringify({ clientContent: { turns: [{ role: 'user', parts: [{ text: 'hi' }] }], turnComplete: true } }))
-    expect(await closed).toBe(1006)
+    const { frames, code } = await rawLiveTurn(proxy)
+    expect(code).toBe(1006)
     expect(frames.filter((frame) => !parses(frame))).toHaveLength(1)
     expect(frames.filter(parses).some((frame) => frame.includes('"text":"one "'))).toBe(true)
   })

@@ -1,6 +1,8 @@
 // A child Vitest run of the exported `test` from 'agent-doubles/vitest' (projects/vitest-fixture):
-// fakeProxy reached by new OpenAI() / new Anthropic() through the environment, the variables put
-// back afterwards (checked in the child's afterAll), fakeProxyOptions overridden in one file only.
+// fakeProxy reached by new OpenAI() / new Anthropic() through the environment, which names the
+// file server's root from its first test to the file's end (checked in the child's afterAll; the
+// restore after the file in test/fixtures/env-per-file.test.ts), fakeProxyOptions overridden in
+// one file only.
 import { beforeAll, describe, expect, test, vi } from 'vitest'
 import { describeRun, fromRoot, node20, node24, runChild, testCounts, vitest4Bin, vitest5Bin, type ChildResult } from './helpers.js'
 
@@ -8,7 +10,7 @@ import { describeRun, fromRoot, node20, node24, runChild, testCounts, vitest4Bin
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 })
 
 const config = fromRoot('test/e2e/projects/vitest-fixture/vitest.config.ts')
-// The child's afterAll checks that OPENAI_BASE_URL is this again, and ANTHROPIC_BASE_URL unset.
+// The child checks that it started with this OPENAI_BASE_URL, and ANTHROPIC_BASE_URL unset.
 const sentinel = { OPENAI_BASE_URL: 'http://sentinel.invalid/v1' }
 
 const legs = [
@@ -24,7 +26,7 @@ beforeAll(() => {
 })
 
 describe.each(legs)('$name', (leg) => {
-  test('both files pass: clients reach fakeProxy through the environment, which is restored, and each file has its own options', async () => {
+  test('both files pass: clients reach fakeProxy through the environment, pointed once per file, and each file has its own options', async () => {
     const run = await runs.get(leg.name)!
     expect(run.timedOut, describeRun(run)).toBe(false)
     expect(run.code, describeRun(run)).toBe(0)

@@ -16,11 +16,12 @@ let firstServer = ''
 const serverOf = (url: string): string => url.replace(/\/~[^/]+$/, '')
 
 afterAll(() => {
-  // Every test's fixture teardown put the variables back; the file-scoped proxy is still open here.
-  expect(process.env.OPENAI_BASE_URL).toBe('http://sentinel.invalid/v1')
-  expect(process.env.OPENAI_BASE_URL).toBe(prior.openai)
-  expect(process.env.ANTHROPIC_BASE_URL).toBeUndefined()
-  expect('ANTHROPIC_BASE_URL' in process.env).toBe(false)
+  // The file-scoped proxy is still open here: the variables name its root until it closes, after
+  // this hook, which puts them back (test/fixtures/env-per-file.test.ts checks that restore).
+  expect(prior.openai).toBe('http://sentinel.invalid/v1')
+  expect(prior.anthropic).toBeUndefined()
+  expect(process.env.OPENAI_BASE_URL).toBe(`${firstServer}/v1`)
+  expect(process.env.ANTHROPIC_BASE_URL).toBe(firstServer)
 })
 
 test('new OpenAI() reaches the proxy through OPENAI_BASE_URL and gets the file’s scripted brain', async ({ fakeProxy }) => {
@@ -59,9 +60,9 @@ test('new Anthropic() reaches the same server through ANTHROPIC_BASE_URL; strict
   expect(fakeProxy).toHaveReceivedRequest({ path: '/v1/messages', agent: 'researcher' })
 })
 
-test('between tests, and in a test that does not use the proxy, the variables are the prior ones', ({ mockAgent }) => {
-  expect(process.env.OPENAI_BASE_URL).toBe(prior.openai)
-  expect(process.env.ANTHROPIC_BASE_URL).toBeUndefined()
+test('between tests, and in a test that does not use the proxy, the variables name the file server\'s root (pointed once per file)', ({ mockAgent }) => {
+  expect(process.env.OPENAI_BASE_URL).toBe(`${firstServer}/v1`)
+  expect(process.env.ANTHROPIC_BASE_URL).toBe(firstServer)
   const agent = mockAgent('done', { name: 'solo' })
   expect(agent.name).toBe('solo')
 })
