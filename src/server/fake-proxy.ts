@@ -213,6 +213,8 @@ const TEST_LANE = Symbol.for('agent-doubles.test-lane')
 
 /** {@link openTestLane}'s body, set inside the class, where it can reach the proxy's private fields. */
 let openFixtureLane: (proxy: FakeProxy, name: string, testName: string) => ProxyLane
+/** {@link serveTestsOnly}'s body, set inside the class. */
+let refuseIdleRoot: (proxy: FakeProxy) => void
 
 /**
  * Options of `proxy.lane()`: the lane's own timing and chaos (SPEC §19), overriding its
@@ -429,6 +431,7 @@ export class FakeProxy {
 
   static {
     openFixtureLane = (proxy, name, testName) => proxy.#openLane(name, true, testName, undefined, undefined, true)
+    refuseIdleRoot = (proxy) => proxy.#lanes.refuseIdleRoot()
   }
 
   /**
@@ -919,6 +922,14 @@ export class ProxyLane extends FakeProxy {
     this.id = seed.id
     this.#fixture = seed.fixture ?? false
   }
+}
+
+/**
+ * Makes `proxy` the fixtures' file server: a request that names no lane while none of its tests
+ * runs is refused (409), not answered by the proxy itself. @internal
+ */
+export function serveTestsOnly(proxy: FakeProxy): void {
+  refuseIdleRoot(proxy)
 }
 
 /**

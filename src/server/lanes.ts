@@ -2,12 +2,14 @@
  * Lanes (SPEC §9): one server, many isolated fakes. A lane's routes answer under
  * `/~<id>`; this table finds the lane a request names, strips the prefix, and decides where a
  * request that names no lane goes — to the only running test's lane, or nowhere (409) when
- * several tests run and the caller could be any of them.
+ * several tests run and the caller could be any of them, or when the fixtures' file server has
+ * no test running at all.
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { utf8Length } from '../internal/bytes.js'
 import { inputErrorBody } from '../wire/dialect.js'
+import { CONTROL_PREFIX } from './control-api.js'
 import type { ProxyState } from './handle-request.js'
 import { errorStyleFor, findRoute } from '../wire/dialects.js'
 import { freshRequestId, withRequestId } from '../wire/anthropic-messages/errors.js'
@@ -26,6 +28,7 @@ export type LaneChoice =
   | { kind: 'lane'; state: ProxyState; url: string }
   | { kind: 'closed'; id: string; name: string | undefined; url: string }
   | { kind: 'ambiguous'; tests: readonly string[]; url: string }
+  | { kind: 'idle'; url: string }
 
 /** `/~<id>` and what follows it (a path, a query, or nothing). */
 const LANE_PREFIX = /^\/~([^/?]*)(.*)$/s
@@ -46,6 +49,16 @@ export class LaneTable {
   #oldest = 0
   #tests = 0
   #next = 0
+  #refusesIdleRoot = false
+
+  /**
+   * From now on a request that names no lane while no test lane is open is refused, not served
+   * by the proxy itself: the fixtures' file server, whose base URLs stay pointed at its root for
+   * the whole file, must not answer a request made between tests or by a test without a lane.
+   */
+  refuseIdleRoot(): void {
+    this.#refusesIdleRoot = true
+  }
 
   /** A fresh lane id: short, URL-safe, never reused by this proxy. */
   nextId(): string {
@@ -102,7 +115,8 @@ export class LaneTable {
       return { kind: 'closed', id, name: this.#closed.get(id), url: rest }
     }
     if (header !== undefined) return this.#byHeader(header, url)
-    if (this.#tests === 0) return { kind: 'lane', state: root, url }
+    // The control API is the proxy's own, whether or not a test runs.
+    if (this.#tests === 0) return this.#refusesIdleRoot && !url.startsWith(CONTROL_PREFIX) ? { kind: 'idle', url } : { kind: 'lane', state: root, url }
     const tests = this.runningTests()
     if (tests.length === 1) return { kind: 'lane', state: tests[0]!.state, url }
     return { kind: 'ambiguous', tests: tests.map((entry) => entry.name), url }
@@ -138,11 +152,7 @@ export function answerNoLane(req: IncomingMessage, res: ServerResponse, choice: 
   req.resume()
   const path = pathOf(choice.url)
   const style = findRoute(path)?.dialect.errorStyle ?? errorStyleFor(path, req.headers)
-  const status = choice.kind === 'closed' ? 404 : 409
-  const message =
-    choice.kind === 'closed'
-      ? `[agent-doubles] FakeProxy lane ${choice.name === undefined ? `~${choice.id}` : `"${choice.name}" (~${choice.id})`} is closed${choice.name === undefined ? ' or never existed' : ''}; a lane lives as long as the test that took it`
-      : `[agent-doubles] FakeProxy: this request names no lane and ${choice.tests.length} tests are running (${choice.tests.map((name) => JSON.stringify(name)).join(', ')}), so it could be any of theirs; build the client from fakeProxy.url (the test's own lane) instead of the environment's base URL`
+  const { status, message } = noLaneAnswer(choice, 'request')
   // Anthropic's bodies carry the request id its `request-id` header gives (SPEC §21).
   const requestId = style === 'anthropic' ? freshRequestId() : undefined
   const body = inputErrorBody(style === 'local' ? 'openai' : style, status, message)
@@ -151,6 +161,26 @@ export function answerNoLane(req: IncomingMessage, res: ServerResponse, choice: 
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(utf8Length(text)), 'x-should-retry': 'false', ...(requestId && { 'request-id': requestId }) })
   res.end(text)
   return { status, message }
+}
+
+/** The status and message of a request or WebSocket upgrade that reached no lane. */
+export function noLaneAnswer(choice: Exclude<LaneChoice, { kind: 'lane' }>, what: 'request' | 'WebSocket'): { status: number; message: string } {
+  switch (choice.kind) {
+    case 'closed': {
+      const lane = choice.name === undefined ? `~${choice.id}` : `"${choice.name}" (~${choice.id})`
+      return { status: 404, message: `[agent-doubles] FakeProxy lane ${lane} is closed${choice.name === undefined ? ' or never existed' : ''}; a lane lives as long as the test that took it` }
+    }
+    case 'ambiguous':
+      return {
+        status: 409,
+        message: `[agent-doubles] FakeProxy: this ${what} names no lane and ${choice.tests.length} tests are running (${choice.tests.map((name) => JSON.stringify(name)).join(', ')}), so it could be any of theirs; build the client from fakeProxy.url (the test's own lane) instead of the environment's base URL`,
+      }
+    case 'idle':
+      return {
+        status: 409,
+        message: `[agent-doubles] FakeProxy: this ${what} names no lane and no test that takes the fakeProxy fixture is running — it was made between tests, after its test ended, or by a test that does not take fakeProxy (the environment's base URLs name this file's server for the whole file); take the fakeProxy fixture in the test that makes it`,
+      }
+  }
 }
 
 function pathOf(url: string): string {

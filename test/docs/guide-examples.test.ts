@@ -33,12 +33,19 @@ const isVitestExample = (path: string) => path.endsWith('.test.ts') && !path.end
 const isJestExample = (path: string) => path.endsWith('.jest.test.ts')
 
 describe('the guides include examples that npm run examples runs', () => {
-  test('npm run examples runs both example configs', () => {
+  test('npm run examples runs both example configs, and the Vitest one every Vitest example once', async () => {
     const script = readFileSync(join(root, 'scripts/examples.sh'), 'utf8')
     expect(script).toContain('--config examples/vitest.config.ts')
     expect(script).toContain('--config examples/jest.config.cjs')
-    expect(readFileSync(join(root, 'examples/vitest.config.ts'), 'utf8')).toContain("include: ['**/*.test.ts']")
     expect(readFileSync(join(root, 'examples/jest.config.cjs'), 'utf8')).toContain("testMatch: ['**/*.jest.test.ts']")
+    const { default: config } = (await import('../../examples/vitest.config.js')) as { default: { test: { projects: Array<{ test: { include: string[] } }> } } }
+    const included = config.test.projects.flatMap((project) => project.test.include).sort()
+    const examples = readdirSync(join(root, 'examples'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && isVitestExample(entry.name) && !entry.parentPath.includes('node_modules'))
+      .map((entry) => relative(join(root, 'examples'), join(entry.parentPath, entry.name)))
+      .sort()
+    expect(examples.length).toBeGreaterThan(10)
+    expect(included).toEqual(examples)
   })
 
   for (const guide of clientGuides) {

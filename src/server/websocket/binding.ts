@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ProxyState } from '../handle-request.js'
-import { laneHeaderOf, type LaneTable } from '../lanes.js'
+import { laneHeaderOf, noLaneAnswer, type LaneTable } from '../lanes.js'
 import { LiveSession } from './live-session.js'
 import { RealtimeSession } from './realtime-session.js'
 import { ResponsesSession } from './responses-session.js'
@@ -31,17 +31,7 @@ export function upgradeHandler(hub: WebSocketHub, lanes: LaneTable, root: ProxyS
     const choice = lanes.choose(req.url ?? '/', root, laneHeaderOf(req))
     if (choice.kind === 'lane') return hub.accept(req, socket, head, choice.state, choice.url)
     const path = choice.url.split('?')[0] ?? '/'
-    if (choice.kind === 'closed') {
-      const lane = choice.name === undefined ? `~${choice.id}` : `"${choice.name}" (~${choice.id})`
-      return turnAwayUpgrade(req, socket, root, 404, path, `[agent-doubles] FakeProxy lane ${lane} is closed${choice.name === undefined ? ' or never existed' : ''}; a lane lives as long as the test that took it`)
-    }
-    turnAwayUpgrade(
-      req,
-      socket,
-      root,
-      409,
-      path,
-      `[agent-doubles] FakeProxy: this WebSocket names no lane and ${choice.tests.length} tests are running (${choice.tests.map((name) => JSON.stringify(name)).join(', ')}); build the client from fakeProxy.url (the test's own lane)`,
-    )
+    const { status, message } = noLaneAnswer(choice, 'WebSocket')
+    turnAwayUpgrade(req, socket, root, status, path, message)
   }
 }
