@@ -97,7 +97,9 @@ else
   side=$!
   set +m
   trap 'kill -- -"$side" 2>/dev/null; rm -rf "$log"' EXIT
-  step vitest-node20 npx vitest run
+  # Two workers, not Vitest's default of one on two cores: the side steps wait on their child
+  # runs and servers often enough that a second worker fills the gaps.
+  step vitest-node20 npx vitest run --maxWorkers=2
   wait "$side" || status=1
   cat "$log/side.txt"
 fi

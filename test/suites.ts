@@ -59,7 +59,20 @@ export const heavyTests = [
 
 /**
  * Files that need a fresh module graph each: they check what the registry, the setup entry or the
- * network guard hold when the file starts, so another file's leftovers in a shared worker would
- * change their answer.
+ * network guard hold when the file starts, or override the fixtures at the top level (which
+ * replaces the imported `test`'s fixtures for every later file of the worker), so another
+ * file's leftovers in a shared worker would change their answer. The other fixture files
+ * (environment, idle root, `test.extend` options) share the graph, as a user's suite with
+ * `isolate: false` would.
  */
-export const isolatedTests = ['test/fixtures/**/*.test.ts', 'test/guard/vitest-*.test.ts']
+export const isolatedTests = [
+  'test/fixtures/vitest-auto-scope.test.ts',
+  'test/fixtures/vitest-concurrent.test.ts',
+  'test/fixtures/vitest-extend.test.ts',
+  'test/fixtures/vitest-fake-mcp.test.ts',
+  'test/fixtures/vitest-fixtures.test.ts',
+  'test/fixtures/vitest-override.test.ts',
+  'test/fixtures/vitest-setup-and-fixtures.test.ts',
+  'test/fixtures/vitest-setup.test.ts',
+  'test/guard/vitest-*.test.ts',
+]
