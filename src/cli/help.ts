@@ -70,7 +70,7 @@ Options:
   --request-timeout ms   time a request's headers and body have to arrive before a 408
                          and the connection is closed (default: 60000)
   --max-body-values N    the most JSON values a request body may hold; a body with more gets
-                         the route's 400 before it is parsed (default: 600000)
+                         the route's 400 before it is parsed (default: 300000)
   -h, --help             show this help
 
 Control API (JSON):

@@ -129,8 +129,9 @@ export interface FakeProxyOptions {
    * one request body may hold; a body with more is answered with the route's 400 before it is
    * parsed, and recorded (SPEC §24). Validation, decoding and the prompt layout each walk the
    * whole request at once, so a body of hundreds of thousands of small items would hold the
-   * event loop for seconds. The default admits 50,000 tool call/result pairs on every dialect.
-   * @default 600000
+   * event loop for seconds. The default keeps a body just under it below SPEC §24's 250 ms; a
+   * conversation of a few thousand messages holds tens of thousands.
+   * @default 300000
    * @example
    * const proxy = await new FakeProxy({ maxBodyValues: 2_000_000 }).start()
    */

@@ -46,7 +46,7 @@ const shapes: Record<string, () => [string, unknown]> = {
   chatNotJson: () => ['/v1/chat/completions', { model: 'my-model', messages: many(1040, (i) => ({ role: i % 2 ? 'assistant' : 'user', content: words(1000, i) })), broken: NOT_JSON }],
 }
 // Hundreds of thousands of small items (issue 29): each over the bound on a body's values
-// (`maxBodyValues`, 600,000 by default), so refused with the route's 400 before validation,
+// (`maxBodyValues`, 300,000 by default), so refused with the route's 400 before validation,
 // decoding and layout, each of which took 0.6–2 s in one step for these bodies.
 for (const target of pairsTargets) {
   // 190,000 tool calls, each answered by a tool result (21–27 MiB).
@@ -67,6 +67,14 @@ Object.assign(shapes, {
   'words800k:gemini': () => ['/v1beta/models/my-model:generateContent', `{"contents":[${oneWord(800_000, (role) => `{"role":"${role === 'assistant' ? 'model' : role}","parts":[{"text":"w"}]}`)}]}`],
   'words800k:bedrock-converse': () => ['/model/my-model/converse', `{"messages":[${oneWord(760_000, (role) => `{"role":"${role}","content":[{"text":"w"}]}`)}]}`],
   'words800k:ollama': () => ['/api/chat', `{"model":"my-model","stream":false,"messages":[${oneWord(800_000, chatItem)}]}`],
+  // Just under the default bound (300,000 values): answered, with validation, decoding and the
+  // layout each one step. 99,000 messages of three values; Gemini's and Bedrock's have five.
+  'under:openai-chat': () => ['/v1/chat/completions', `{"model":"my-model","messages":[${oneWord(99_000, chatItem)}]}`],
+  'under:openai-responses': () => ['/v1/responses', `{"model":"my-model","input":[${oneWord(99_000, chatItem)}]}`],
+  'under:anthropic-messages': () => ['/v1/messages', `{"model":"my-model","max_tokens":10,"messages":[${oneWord(99_000, chatItem)}]}`],
+  'under:gemini': () => ['/v1beta/models/my-model:generateContent', `{"contents":[${oneWord(59_000, (role) => `{"role":"${role === 'assistant' ? 'model' : role}","parts":[{"text":"w"}]}`)}]}`],
+  'under:bedrock-converse': () => ['/model/my-model/converse', `{"messages":[${oneWord(59_000, (role) => `{"role":"${role}","content":[{"text":"w"}]}`)}]}`],
+  'under:ollama': () => ['/api/chat', `{"model":"my-model","stream":false,"messages":[${oneWord(99_000, chatItem)}]}`],
   // One tool whose schema has 640,000 properties (28 MiB): its layout (`JSON.stringify`) took 0.6–0.9 s.
   'schema27MiB:openai-chat': () => {
     const properties = Array.from({ length: 640_000 }, (_, i) => `"p${i}":{"type":"string","description":"d"}`).join(',')

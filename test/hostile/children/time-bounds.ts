@@ -11,8 +11,9 @@ import { BlockMeter } from '../../child-figures.js'
 
 const collect = (globalThis as { gc?: () => void }).gc!
 // Token counting and context windows off: the 50k-pair bodies are over every model's window, and
-// what is measured here is the matching of results to calls, not the tokenizer.
-const proxy = await new FakeProxy({ controlApi: true, tokens: 'estimate', promptCache: false }).start()
+// what is measured here is the matching of results to calls, not the tokenizer. They hold
+// 450,000–550,000 JSON values, over the default bound (300,000): raised, so they are matched.
+const proxy = await new FakeProxy({ controlApi: true, tokens: 'estimate', promptCache: false, maxBodyValues: 600_000 }).start()
 const delay = monitorEventLoopDelay({ resolution: 10 })
 const blocks = new BlockMeter()
 const post = async (path: string, body: string, type = 'application/json', method = 'POST'): Promise<{ status: number; body: unknown; bytes: number; stallMs: number; blockMs: number }> => {
