@@ -50,10 +50,40 @@ export interface PromptTerms {
 /** The tokens an image costs in the estimate (the same as a ScriptedLLM's estimate). */
 export const IMAGE_TOKENS = 85
 
-/** A value's text for counting: strings as they are, anything else as JSON. */
+/** Strings this long inside a value are not written out again in its text (SPEC §24). */
+const LONG_STRING = 1024 * 1024
+
+/**
+ * A value's text for counting: strings as they are, anything else as JSON. A long string inside
+ * (a tool's description, an image's data) is joined into the text as it is, unescaped, rather
+ * than copied by `JSON.stringify`: on a machine where fresh memory costs ~7 ms a MiB to touch,
+ * writing 27 MiB out again held the event loop for 270–290 ms.
+ */
 export function textOfValue(value: unknown): string {
   if (typeof value === 'string') return value
-  return JSON.stringify(value) ?? ''
+  if (!holdsLongString(value, 0)) return JSON.stringify(value) ?? ''
+  const long: string[] = []
+  const skeleton = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' && item.length >= LONG_STRING ? (long.push(item), LONG_MARK) : item)) ?? ''
+  // Split inside the quotes, which stay in the pieces around each string.
+  const pieces = skeleton.split(JSON.stringify(LONG_MARK).slice(1, -1))
+  let text = pieces[0]!
+  for (let i = 0; i < long.length; i++) text += long[i]! + pieces[i + 1]!
+  return text
+}
+
+/** Stands for a long string in the skeleton (a body's own strings would have to hold it exactly). */
+const LONG_MARK = '\u0000agent-doubles:long-string\u0000'
+
+/** Whether `value` holds a string of {@link LONG_STRING} characters or more (a few levels deep: tools nest their schemas). */
+function holdsLongString(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.length >= LONG_STRING
+  if (typeof value !== 'object' || value === null || depth > 8) return false
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsLongString(item, depth + 1)) return true
+    return false
+  }
+  for (const key in value) if (holdsLongString((value as Record<string, unknown>)[key], depth + 1)) return true
+  return false
 }
 
 /** The neutral layout of any request: tools, system, then every message part. No cache. */

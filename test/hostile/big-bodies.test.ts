@@ -87,3 +87,11 @@ test('bodies just under the default bound on values — 99,000 one-word messages
   const results = await served(names)
   for (const name of names) expect(results[name]!.status, `${name}: ${results[name]!.answer}`).toBe(200)
 }, 120_000)
+
+test('one 27 MiB string inside a tool description (Chat on my-model and on gpt-4o with the tokenizer, Anthropic) or an inline image (Gemini) never blocks the event loop for 250 ms', async () => {
+  const names = ['description27MiB:openai-chat', 'description27MiB:gpt-4o', 'description27MiB:anthropic-messages', 'image27MiB:gemini']
+  const results = await served(names)
+  for (const name of names.filter((name) => name !== 'description27MiB:gpt-4o')) expect(results[name]!.status, `${name}: ${results[name]!.answer}`).toBe(200)
+  // 9 million tokens: over gpt-4o's window, the window's 400 — counted to the end first.
+  expect(results['description27MiB:gpt-4o']).toMatchObject({ status: 400, answer: expect.stringContaining('context_length_exceeded') })
+}, 120_000)

@@ -48,3 +48,14 @@ test('a long text is counted as its regions are, runs across windows included', 
   expect(await countWithTurns('o200k_base', other, () => (turns++, undefined))).toBe(reference(other))
   expect(turns).toBeGreaterThan(20)
 })
+
+test('a value holding a long string is laid out with the string joined in as it is: the same text as its JSON when nothing needs escaping, the string not written out again', async () => {
+  const { textOfValue } = await import('../../src/wire/prompt-layout.js')
+  const description = 'word '.repeat(300_000)
+  const tool = { type: 'function', function: { name: 'f', description, parameters: { type: 'object', properties: { a: { type: 'string', description } } } } }
+  expect(textOfValue(tool)).toBe(JSON.stringify(tool))
+  // A short value is its JSON, escapes and all; a long string keeps its quotes and newlines as they are.
+  expect(textOfValue({ a: 'say "hi"\n' })).toBe(JSON.stringify({ a: 'say "hi"\n' }))
+  const quoted = `"${description}\n"`
+  expect(textOfValue({ a: quoted, b: 1 })).toBe(`{"a":"${quoted}","b":1}`)
+})
