@@ -85,7 +85,8 @@ jest_and_examples() {
 }
 
 if [ "$mode" = all ]; then
-  step vitest-node20 npx vitest run
+  # Two workers: with nothing beside it, Vitest's default on two cores is one.
+  step vitest-node20 npx vitest run --maxWorkers=2
   step vitest-node20-slow npx vitest run --config vitest.slow.config.ts
   count "$log/vitest-node20-slow.txt"
   jest_and_examples
@@ -108,7 +109,7 @@ count "$log/jest-node20.txt"
 count "$log/examples-vitest.txt"
 count "$log/examples-jest.txt"
 if [ "$mode" = all ]; then
-step vitest-node24 "${node24[@]}" test/matrix/node24/node_modules/vitest/vitest.mjs run --config test/matrix/node24/vitest.config.ts
+step vitest-node24 "${node24[@]}" test/matrix/node24/node_modules/vitest/vitest.mjs run --config test/matrix/node24/vitest.config.ts --maxWorkers=2
 count "$log/vitest-node24.txt"
 step jest-node24 "${node24[@]}" node_modules/jest/bin/jest.js --detectOpenHandles --ci
 count "$log/jest-node24.txt"

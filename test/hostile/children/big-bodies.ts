@@ -76,9 +76,8 @@ Object.assign(shapes, {
   'under:bedrock-converse': () => ['/model/my-model/converse', `{"messages":[${oneWord(59_000, (role) => `{"role":"${role}","content":[{"text":"w"}]}`)}]}`],
   'under:ollama': () => ['/api/chat', `{"model":"my-model","stream":false,"messages":[${oneWord(99_000, chatItem)}]}`],
   // One long string inside a value the layout writes as JSON: a tool's 27 MiB description
-  // (counted by the tokenizer on gpt-4o, estimated on my-model) and a 27 MiB inline image. Its
+  // (counted by the tokenizer on gpt-4o; estimated on Anthropic's my-model) and a 27 MiB inline image. Its
   // text joins the string in as it is; `JSON.stringify` wrote it out again in 270–290 ms.
-  'description27MiB:openai-chat': () => ['/v1/chat/completions', `{"model":"my-model","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","description":"${words(27 * 1024 * 1024, 2)}","parameters":{"type":"object"}}}]}`],
   'description27MiB:gpt-4o': () => ['/v1/chat/completions', `{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","description":"${words(27 * 1024 * 1024, 2)}","parameters":{"type":"object"}}}]}`],
   'description27MiB:anthropic-messages': () => ['/v1/messages', `{"model":"my-model","max_tokens":10,"messages":[{"role":"user","content":"hi"}],"tools":[{"name":"f","description":"${words(27 * 1024 * 1024, 2)}","input_schema":{"type":"object"}}]}`],
   'image27MiB:gemini': () => ['/v1beta/models/my-model:generateContent', `{"contents":[{"role":"user","parts":[{"text":"hi"},{"inlineData":{"mimeType":"image/png","data":"${'A'.repeat(27 * 1024 * 1024)}"}}]}]}`],
