@@ -11,10 +11,6 @@
  * `LARGE_BODY` is counted only when the bound is set so low that it could hold more.
  * @module
  */
-import type { IncomingHttpHeaders } from 'node:http'
-import { forwardableHeaders, readIdentity } from '../gateway/identity.js'
-import { INVALID_REQUEST } from '../wire/validate.js'
-import type { Dialect, FakeRequest } from './types.js'
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, CR, LF, OPEN_ARRAY, OPEN_OBJECT, QUOTE, SPACE, TAB } from './json-bytes.js'
 
 /**
@@ -96,35 +92,4 @@ export function valuesOver(body: Uint8Array, max: number): number | undefined {
   if (!mayHoldMoreThan(body.byteLength, max)) return undefined
   const count = countValues(body)
   return count > max ? count : undefined
-}
-
-/**
- * The record of a body refused for holding too many values: a JSON request the client meant,
- * so it is recorded with its 400 like any rejected request; what it asked is not read (that is
- * the work the bound spares), so its neutral request is empty.
- */
-export function tooManyValuesRecord(
-  at: { lane: string | undefined; method: string; path: string; dialect: Dialect },
-  headers: IncomingHttpHeaders,
-  body: Uint8Array,
-  message: string,
-): FakeRequest {
-  const identity = readIdentity(headers)
-  return {
-    lane: at.lane,
-    method: at.method,
-    path: at.path,
-    agent: identity.agent,
-    definitionCid: identity.definitionCid,
-    subagent: identity.subagent,
-    headers: forwardableHeaders(headers),
-    body,
-    json: null,
-    dialect: at.dialect,
-    model: undefined,
-    stream: false,
-    request: { model: '', messages: [], stream: false },
-    status: 400,
-    error: { type: INVALID_REQUEST, code: null, param: null, message },
-  }
 }

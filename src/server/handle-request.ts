@@ -42,7 +42,8 @@ import { nestsDeeperThan } from './json-depth.js'
 import type { ResponseMemory } from '../wire/response-memory.js'
 import { readBody } from './read-body.js'
 import { LARGE_BODY, bodyErrors, parseLargeBody, turnFor } from './large-body.js'
-import { tooManyValuesMessage, tooManyValuesRecord, valuesOver } from './body-values.js'
+import { tooManyValuesMessage, valuesOver } from './body-values.js'
+import { turnedAwayRecord } from './turned-away.js'
 import { ownGetter } from '../internal/own-getter.js'
 import { utf8Body } from '../internal/bytes.js'
 import { closed, startSse } from './sse.js'
@@ -199,7 +200,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   if (parsed.kind === 'aborted') return
   if (parsed.kind === 'error') {
     // A JSON request over the bound on values was meant as one: recorded with its 400 (SPEC §24).
-    if (parsed.tooMany) state.requests.push(tooManyValuesRecord({ lane: state.lane, method, path, dialect: dialect.id }, req.headers, parsed.tooMany, parsed.message))
+    if (parsed.tooMany) state.requests.push(turnedAwayRecord(req, path, parsed, { lane: state.lane, dialect: dialect.id, body: parsed.tooMany }))
     return sendError(dialect, parsed.status, parsed.message)
   }
   let json = parsed.json ?? {}

@@ -16,13 +16,14 @@ const EMPTY = new Uint8Array(0)
  * The record of a request answered `status` with `message` before any lane served it; its body
  * is not read (`body` empty, `json` null). `side` marks what a runtime did on its own (an upgrade
  * it falls back from), which matchers leave out unless asked; `dialect` names the WebSocket
- * transport of a refused upgrade (else it is read from the path).
+ * transport of a refused upgrade (else it is read from the path); `body` keeps the bytes of a
+ * body that was read but refused unparsed (one over `maxBodyValues`).
  */
 export function turnedAwayRecord(
   req: IncomingMessage,
   path: string,
   answer: { status: number; message: string },
-  detail: { lane?: string; side?: boolean; dialect?: Dialect } = {},
+  detail: { lane?: string; side?: boolean; dialect?: Dialect; body?: Uint8Array } = {},
 ): FakeRequest {
   const identity = readIdentity(req.headers)
   const dialect: Dialect = detail.dialect ?? findRoute(path)?.dialect.id ?? (path.includes('messages') ? 'anthropic-messages' : 'openai-chat')
@@ -34,7 +35,7 @@ export function turnedAwayRecord(
     definitionCid: identity.definitionCid,
     subagent: identity.subagent,
     headers: forwardableHeaders(req.headers),
-    body: EMPTY,
+    body: detail.body ?? EMPTY,
     json: null,
     dialect,
     model: undefined,
