@@ -11,8 +11,8 @@
 import vm from 'node:vm'
 import type { Agent, Dispatcher } from 'undici'
 // undici's Dispatcher class alone, not the package's main module: that one (its clients, fetch,
-// mocks: 1.1 MB) cost every Jest test file about 35 ms to evaluate again, used or not; now it
-// loads with the first request the guard passes on (see LazyAgent). A test
+// mocks: 1.1 MB) cost every Jest test file about 35 ms to evaluate again, used or not; only its
+// Agent ever loads, and only for a realm without a dispatcher (see LazyAgent). A test
 // (test/routing/undici-dispatcher.test.ts) checks that this file is the class undici exports, so
 // an undici that moves it fails there rather than for a user.
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
@@ -109,16 +109,18 @@ interface DispatcherHook extends StackedHook {
   /** What each key held before: its dispatcher, or no property at all. */
   found: Array<{ key: symbol; had: boolean; dispatcher: Dispatcher | undefined }>
   guarded: GuardedDispatcher
-  /** The Agent requests go through when the realm had no dispatcher or only Node's default (see {@link LazyAgent}). */
+  /** The Agent requests go through when the realm had no dispatcher, even after asking Node for one (see {@link LazyAgent}). */
   made: LazyAgent | undefined
 }
 
 const HOOK_KEY = Symbol.for('agent-doubles.dispatcher-hook')
 
 /**
- * The Agent the guard sends requests through when the realm has no dispatcher of its own (or only
- * Node's default): undici's main module is loaded, and the Agent made, on the first request, so
- * a process or Jest test file that sends none never loads it. Closed when the guard comes off.
+ * The Agent the guard sends requests through when the realm has no dispatcher of its own, even
+ * after asking Node for one (a vm realm whose `Response` is not Node's): undici's Agent is
+ * loaded, and made, on the first request, so a realm that sends none never loads it. Its own
+ * file, not undici's main module: the Agent alone costs about 48 ms of CPU to load, the main
+ * module (fetch, caches, mocks, WebSocket) about 140. Closed when the guard comes off.
  */
 class LazyAgent extends DispatcherClass {
   #agent: Promise<Agent> | undefined
@@ -126,7 +128,7 @@ class LazyAgent extends DispatcherClass {
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     if (this.#made) return this.#made.dispatch(options, handler)
-    this.#agent ??= import('undici').then(({ Agent }) => (this.#made = new Agent()))
+    this.#agent ??= import('undici/lib/dispatcher/agent.js').then(({ default: AgentClass }) => (this.#made = new AgentClass()))
     // Handlers hear from a dispatcher later in any case (connecting takes a turn): starting once
     // undici has loaded is no different to them.
     this.#agent.then(
@@ -159,31 +161,26 @@ class LazyAgent extends DispatcherClass {
   }
 }
 
-/** Marks the dispatcher Node's `fetch` made at the guard's request (kept on that object, not on the realm). */
-const RUNTIME_DEFAULT = Symbol.for('agent-doubles.runtime-default-dispatcher')
-
 /**
  * Makes sure the realm has a global dispatcher when its runtime makes one: Node makes the one
  * its `fetch` runs on when its own copy of undici first loads, and reading `Response` loads it.
  * The guard then never leaves a realm without one (Node's copy, once loaded, would not make
- * another), and a later install knows that dispatcher for Node's default by its mark.
+ * another).
  */
 function letRuntimeMakeDispatcher(realm: Holder): void {
   if (GLOBAL_DISPATCHER_KEYS.some((key) => realm[key] !== undefined)) return
   void (realm as { Response?: unknown }).Response
-  const made = GLOBAL_DISPATCHER_KEYS.map((key) => realm[key]).find((dispatcher) => dispatcher !== undefined)
-  if (made) Object.defineProperty(made, RUNTIME_DEFAULT, { value: true })
 }
 
 function createHook(realm: Holder): DispatcherHook {
   letRuntimeMakeDispatcher(realm)
   const found = GLOBAL_DISPATCHER_KEYS.map((key) => ({ key, had: key in realm, dispatcher: realm[key] }))
   const existing = found[0]?.dispatcher ?? found[1]?.dispatcher
-  // Requests go through undici's own Agent, as they did when loading undici made it the global
-  // dispatcher, rather than through Node's default (Node 20's, an older undici, costs an SDK
-  // round trip about 15 % more); a dispatcher someone set is wrapped as it is.
-  const runtimeDefault = existing !== undefined && (existing as unknown as Record<symbol, unknown>)[RUNTIME_DEFAULT] === true
-  const made = existing === undefined || runtimeDefault ? new LazyAgent() : undefined
+  // The dispatcher found is wrapped as it is, Node's default included: bypassing Node 20's for
+  // undici's own Agent cost every test file that sends a request 50-70 ms of CPU to load the
+  // Agent, and an `openai` round trip measured no faster on it (×1.02 JSON, ×0.99 streamed, over
+  // Node 20's, in interleaved rounds).
+  const made = existing === undefined ? new LazyAgent() : undefined
   const hook: DispatcherHook = { deciders: [], found, made, guarded: undefined as unknown as GuardedDispatcher }
   hook.guarded = new GuardedDispatcher((made ?? existing) as Dispatcher, () => hook.deciders.at(-1))
   return hook

@@ -4,23 +4,27 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { Dispatcher } from 'undici'
+import { Agent, Dispatcher } from 'undici'
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
+import AgentClass from 'undici/lib/dispatcher/agent.js'
 import { expect, test } from 'vitest'
 
 const exec = promisify(execFile)
 const index = fileURLToPath(new URL('../../src/index.ts', import.meta.url))
 
-test("the Dispatcher file the guard loads is the class undici's main module exports", () => {
+test("the Dispatcher and Agent files the guard loads are the classes undici's main module exports", () => {
   expect(DispatcherClass).toBe(Dispatcher)
+  expect(AgentClass).toBe(Agent)
 })
 
-test("importing agent-doubles loads none of undici's main module; the guard loads it at the first request, on an Agent it closes when it comes off", async () => {
+test("the guard wraps the dispatcher Node's fetch made and loads none of undici's main module or Agent, before or after a request", async () => {
   const script = `
     import { createRequire } from 'node:module'
     import { createServer } from 'node:http'
     const cache = createRequire(import.meta.url).cache
-    const undiciLoaded = () => Object.keys(cache).some((file) => /[\\\\/]node_modules[\\\\/]undici[\\\\/]index\\.js$/.test(file))
+    const loaded = (pattern) => Object.keys(cache).some((file) => pattern.test(file.replaceAll('\\\\', '/')))
+    const undiciLoaded = () => loaded(/\\/node_modules\\/undici\\/index\\.js$/)
+    const agentLoaded = () => loaded(/\\/node_modules\\/undici\\/lib\\/dispatcher\\/agent\\.js$/)
     const one = Symbol.for('undici.globalDispatcher.1')
     const { installNetworkGuard } = await import(${JSON.stringify(index)})
     // Node 24 has made its fetch's dispatcher by now (something at load reads a lazy web global); Node 20 has not.
@@ -32,6 +36,7 @@ test("importing agent-doubles loads none of undici's main module; the guard load
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
     report.answer = await fetch('http://127.0.0.1:' + server.address().port + '/').then((response) => response.text())
     report.atRequest = undiciLoaded()
+    report.agentAtRequest = agentLoaded()
     uninstall()
     server.closeAllConnections()
     server.close()
@@ -46,10 +51,41 @@ test("importing agent-doubles loads none of undici's main module; the guard load
     atInstall: false,
     installed: 'GuardedDispatcher',
     answer: 'ok',
-    // A dispatcher Node's fetch made before the guard is wrapped as it is; one the guard had Node
-    // make is bypassed for undici's own Agent, which the first request loads.
-    atRequest: !report.runtimeHadDispatcher,
+    // The dispatcher Node's fetch made, before the guard or at its request, is wrapped as it is:
+    // no part of undici's own Agent is loaded for it.
+    atRequest: false,
+    agentAtRequest: false,
     // Put back: the dispatcher Node's fetch made.
     restored: 'Agent',
   })
+})
+
+test("a realm with no dispatcher, even after asking Node for one, gets undici's Agent made at its first request, and closed when the guard comes off", async () => {
+  const { hookGlobalDispatcher } = await import('../../src/routing/dispatcher.js')
+  const { PASS } = await import('../../src/routing/decision.js')
+  const { createServer } = await import('node:http')
+  const { request } = await import('undici')
+  const server = createServer((_req, res) => res.end('ok'))
+  const closed: Array<Promise<void>> = []
+  server.on('connection', (socket) => closed.push(new Promise((resolve) => socket.once('close', () => resolve()))))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  // A vm realm's global: no `Response` of Node's, so nothing makes a dispatcher for it.
+  const realm: Record<symbol, unknown> = {}
+  const one = Symbol.for('undici.globalDispatcher.1')
+  const leave = hookGlobalDispatcher(realm)(() => PASS)
+  try {
+    const guarded = realm[one] as Dispatcher
+    expect(guarded.constructor.name).toBe('GuardedDispatcher')
+    const { port } = server.address() as { port: number }
+    const answer = await request(`http://127.0.0.1:${port}/`, { dispatcher: guarded })
+    expect(await answer.body.text()).toBe('ok')
+    expect(closed).toHaveLength(1)
+  } finally {
+    leave()
+  }
+  // The guard's Agent closed its kept-alive connection (the server closed none).
+  await Promise.all(closed)
+  await new Promise((resolve) => server.close(resolve))
+  // The realm is as it was: the key the guard added is gone.
+  expect(Object.getOwnPropertySymbols(realm)).toEqual([])
 })
