@@ -91,6 +91,8 @@ if (!Number.isInteger(repeat) || repeat < 1) throw new TypeError(`BENCH_REPEAT m
 
 /** Every target this run judged, for the summary at the end. */
 const judged: Array<{ what: string; ok: boolean; reading: string }> = []
+/** The comparisons of this run that have no target, with their readings. */
+const noted: Array<{ what: string; reading: string }> = []
 
 /**
  * `meets` or `MISSES` for `value` against `limit`, noted for the summary. A value that prints
@@ -139,7 +141,9 @@ async function runGroup(group: BenchGroup): Promise<void> {
     const ratio = median(ratios)
     const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`
     const wall = median(mine.map((sample, i) => sample.wall / theirs[i].wall))
-    const judgement = target === undefined ? '' : `  target ≤ ${target.toFixed(2)}× ${verdict(`${group.title}: ${name} ÷ ${against}`, ratio, target, 2, '×')}`
+    const what = `${group.title}: ${name} ÷ ${against}`
+    if (target === undefined) noted.push({ what, reading: `×${ratio.toFixed(2)}` })
+    const judgement = target === undefined ? '' : `  target ≤ ${target.toFixed(2)}× ${verdict(what, ratio, target, 2, '×')}`
     console.log(`  ${`${name} ÷ ${against}`.padEnd(56)} ${''.padStart(11)}  ×${ratio.toFixed(2)} (rounds ${range}; wall ×${wall.toFixed(2)})${judgement}`)
   }
 }
@@ -162,9 +166,12 @@ console.log(`agent-doubles bench: Node ${process.version}, ${rounds} rounds × $
 console.log('µs = CPU time per operation (client and server in this process); × = its ratio to the group\'s baseline, median of the rounds')
 /** Each target's readings, run by run, for the series summary. */
 const series = new Map<string, Array<{ ok: boolean; reading: string }>>()
+/** Each comparison without a target (the floor ÷ aimock, say), run by run, for the same summary. */
+const context = new Map<string, string[]>()
 for (let run = 1; run <= repeat; run++) {
   if (repeat > 1) console.log(`\n— run ${run} of ${repeat} —`)
   judged.length = 0
+  noted.length = 0
   for (const group of selected) {
     if ('measure' in group) await runFigures(group)
     else await runGroup(group)
@@ -173,6 +180,7 @@ for (let run = 1; run <= repeat; run++) {
   console.log(`\nTargets: ${judged.length - missed.length} of ${judged.length} met in this run${missed.length ? '; missed:' : ''}`)
   for (const { what, reading } of missed) console.log(`  ${what} — ${reading}`)
   for (const { what, ok, reading } of judged) series.set(what, [...(series.get(what) ?? []), { ok, reading }])
+  for (const { what, reading } of noted) context.set(what, [...(context.get(what) ?? []), reading])
 }
 if (repeat > 1) {
   console.log(`\nSeries of ${repeat} runs: how many met each target`)
@@ -180,4 +188,5 @@ if (repeat > 1) {
     const met = readings.filter((r) => r.ok).length
     console.log(`  ${met} of ${readings.length}  ${what}\n      ${readings.map((r) => r.reading.replace(/ \(.*\)$/, '')).join(', ')}`)
   }
+  for (const [what, readings] of context) console.log(`  (no target)  ${what}\n      ${readings.join(', ')}`)
 }
