@@ -177,9 +177,9 @@ function createHook(realm: Holder): DispatcherHook {
   const found = GLOBAL_DISPATCHER_KEYS.map((key) => ({ key, had: key in realm, dispatcher: realm[key] }))
   const existing = found[0]?.dispatcher ?? found[1]?.dispatcher
   // The dispatcher found is wrapped as it is, Node's default included: bypassing Node 20's for
-  // undici's own Agent cost every test file that sends a request 50-70 ms of CPU to load the
-  // Agent, and an `openai` round trip measured no faster on it (×1.02 JSON, ×0.99 streamed, over
-  // Node 20's, in interleaved rounds).
+  // undici's own Agent cost every test file that sends a request about 140 ms of CPU to load
+  // undici, and an `openai` round trip measured no faster on that Agent (×1.02 JSON, ×0.99
+  // streamed, over Node 20's, in interleaved rounds).
   const made = existing === undefined ? new LazyAgent() : undefined
   const hook: DispatcherHook = { deciders: [], found, made, guarded: undefined as unknown as GuardedDispatcher }
   hook.guarded = new GuardedDispatcher((made ?? existing) as Dispatcher, () => hook.deciders.at(-1))
