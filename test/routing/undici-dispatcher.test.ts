@@ -2,12 +2,15 @@
 // src/routing/dispatcher.ts): that file must stay the class undici exports, and loading
 // agent-doubles must not load the rest of undici.
 import { execFile } from 'node:child_process'
+import { createServer } from 'node:http'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { Agent, Dispatcher } from 'undici'
+import { Agent, Dispatcher, request } from 'undici'
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
 import AgentClass from 'undici/lib/dispatcher/agent.js'
 import { expect, test } from 'vitest'
+import { hookGlobalDispatcher } from '../../src/routing/dispatcher.js'
+import { PASS } from '../../src/routing/decision.js'
 
 const exec = promisify(execFile)
 const index = fileURLToPath(new URL('../../src/index.ts', import.meta.url))
@@ -61,10 +64,6 @@ test("the guard wraps the dispatcher Node's fetch made and loads none of undici'
 })
 
 test("a realm with no dispatcher, even after asking Node for one, gets undici's Agent made at its first request, and closed when the guard comes off", async () => {
-  const { hookGlobalDispatcher } = await import('../../src/routing/dispatcher.js')
-  const { PASS } = await import('../../src/routing/decision.js')
-  const { createServer } = await import('node:http')
-  const { request } = await import('undici')
   const server = createServer((_req, res) => res.end('ok'))
   const closed: Array<Promise<void>> = []
   server.on('connection', (socket) => closed.push(new Promise((resolve) => socket.once('close', () => resolve()))))
