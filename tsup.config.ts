@@ -39,5 +39,6 @@ export default defineConfig([
     dts: true,
     clean: true,
   },
-  { ...shared, entry: dualEntries, format: ['cjs'], dts: true, clean: false },
+  // The shim gives the CommonJS build `import.meta.url` (the tokenizer's loader resolves from it).
+  { ...shared, entry: dualEntries, format: ['cjs'], dts: true, clean: false, shims: true },
 ])

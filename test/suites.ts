@@ -75,4 +75,5 @@ export const isolatedTests = [
   'test/fixtures/vitest-setup-and-fixtures.test.ts',
   'test/fixtures/vitest-setup.test.ts',
   'test/guard/vitest-*.test.ts',
+  'test/tokens/tokenizer-fallback.test.ts',
 ]

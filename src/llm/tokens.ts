@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { LoadedEncoding } from './tokenizer-load.js'
+
 /** How a model's text is counted: one of OpenAI's encodings, or the estimate. */
 export type TokenCounter = 'o200k_base' | 'cl100k_base' | 'estimate'
 
@@ -67,10 +69,13 @@ export function prepareTokenCounter(model: string): Promise<void> | undefined {
 }
 
 async function load(encoding: Encoding): Promise<void> {
-  // Each encoding is its own module (its rank table is a few MB): only the one needed is read.
-  const module = (encoding === 'o200k_base'
-    ? await import('gpt-tokenizer/encoding/o200k_base')
-    : await import('gpt-tokenizer/encoding/cl100k_base')) as { countTokens: (text: string, options?: object) => number }
+  // Each encoding is its own module (its rank table is a few MB): only the one needed is read,
+  // as JSON where its file has the generated shape (tokenizer-load.ts, loaded here: it reads
+  // files, which a browser or an edge runtime cannot), else as the package's module.
+  const fast = await import('./tokenizer-load.js').then((reader) => reader.loadEncodingFast(encoding)).catch(() => undefined)
+  const module =
+    fast ??
+    ((encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base')) as LoadedEncoding)
   // Text that spells a special token (`<|endoftext|>`) is ordinary text in a prompt, as the API
   // treats it; the package would throw on it by default.
   const options = { disallowedSpecial: new Set<string>() }
