@@ -19,6 +19,7 @@
 import { groups as proxyGroups } from './proxy/wire.bench.js'
 import { groups as laneGroups } from './proxy/lanes.bench.js'
 import { groups as tokenGroups } from './proxy/tokens.bench.js'
+import { figures as tokenizerLoadFigures } from './proxy/tokenizer-load.js'
 import { groups as chaosGroups } from './proxy/chaos.bench.js'
 import { groups as inProcessGroups } from './proxy/in-process.bench.js'
 import { groups as llmGroups } from './llm/ai-sdk.bench.js'
@@ -71,9 +72,9 @@ const time = Number(process.env.BENCH_TIME_MS ?? (quick ? 100 : 1000))
 const warmup = Number(process.env.BENCH_WARMUP_MS ?? (quick ? 300 : 200))
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 9 : 5))
 const families: Record<string, Array<BenchGroup | FigureGroup>> = {
-  proxy: [...proxyGroups, ...laneGroups, ...tokenGroups, ...chaosGroups],
+  proxy: [...proxyGroups, ...laneGroups, ...tokenGroups, ...tokenizerLoadFigures, ...chaosGroups],
   wire: proxyGroups,
-  tokens: tokenGroups,
+  tokens: [...tokenGroups, ...tokenizerLoadFigures],
   chaos: chaosGroups,
   'in-process': inProcessGroups,
   llm: llmGroups,
