@@ -1,9 +1,10 @@
 /**
  * Loads one of `gpt-tokenizer`'s encodings with its rank table read as JSON rather than
  * imported as a module. The package ships each table as a JavaScript array literal of 200,000
- * entries (2 MB for `o200k_base`): V8 takes 300–380 ms of CPU to parse and run it, where
- * `JSON.parse` reads the same text in about half that, and every test file (every Vitest or Jest
- * worker that isolates its files) that sends an OpenAI-model request pays for the load once.
+ * entries (2 MB for `o200k_base`): V8 takes 300–380 ms of CPU to parse and run it, where reading
+ * the file and `JSON.parse` take about 180, and every test file (every Vitest or Jest worker that
+ * isolates its files) that sends an OpenAI-model request pays for the load once. The whole load,
+ * tokenizer built and first count made, fell from about 535 to 467 ms (`BENCH_ONLY=tokens`).
  *
  * The table's text is only taken when it has exactly the shape the package generates
  * (`const c0 = [...];` lines joined by `const bpe = c0.concat(…)`), and a line that is not JSON
