@@ -4,7 +4,7 @@
  * entries (2 MB for `o200k_base`): V8 takes 300–380 ms of CPU to parse and run it, where reading
  * the file and `JSON.parse` take about 180, and every test file (every Vitest or Jest worker that
  * isolates its files) that sends an OpenAI-model request pays for the load once. The whole load,
- * tokenizer built and first count made, fell from about 535 to 467 ms (`BENCH_ONLY=tokens`).
+ * tokenizer built and first count made, costs about 15 % less (`BENCH_ONLY=tokens`).
  *
  * The table's text is only taken when it has exactly the shape the package generates
  * (`const c0 = [...];` lines joined by `const bpe = c0.concat(…)`), and a line that is not JSON
