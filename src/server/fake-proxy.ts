@@ -19,6 +19,7 @@ import { DEFAULT_MAX_BODY_VALUES } from './body-values.js'
 import { RecordMode, validateRecordOptions, type UpstreamOrigins } from '../upstream/record-mode.js'
 import type { TranscriptStream } from '../upstream/transcript-sink.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
 import { checkAgentNames } from '../gateway/identity.js'
 import { answerNoLane, LaneTable, laneHeaderOf } from './lanes.js'
 import { clientEnv } from './client-env.js'
@@ -273,6 +274,19 @@ function promptSettings(options: FakeProxyOptions): PromptSettings | undefined {
   return { tokens, cache: cache ? new PromptCache() : undefined }
 }
 
+/** The WebSocket side of a running server: its hub, and the `upgrade` listener that routes to it. */
+interface WebSocketSide {
+  hub: WebSocketHub
+  handle(req: IncomingMessage, socket: Duplex, head: Buffer): void
+}
+
+/** Loads the WebSocket side (`ws` and the transports of SPEC §18) for a server's lanes and root. */
+async function loadWebSocketSide(lanes: LaneTable, root: ProxyState): Promise<WebSocketSide> {
+  const { upgradeHandler, webSocketHub } = await import('./websocket/binding.js')
+  const hub = webSocketHub()
+  return { hub, handle: upgradeHandler(hub, lanes, root) }
+}
+
 function isLLM(value: unknown): value is LLM {
   const llm = value as Partial<LLM> | null
   return typeof llm === 'object' && llm !== null && typeof llm.generate === 'function' && typeof llm.stream === 'function'
@@ -323,8 +337,12 @@ export class FakeProxy {
   /** Set on a lane: what it hangs from. */
   readonly #lane: LaneSeed | undefined
   #inProcess: InProcessTransport | undefined
-  /** The WebSocket side of the server (SPEC §18), while it runs. */
-  #hub: WebSocketHub | undefined
+  /** The WebSocket side of the server (SPEC §18), once an upgrade has loaded it. */
+  #hub: WebSocketSide | undefined
+  /** The WebSocket side being loaded by the first upgrade. */
+  #loadingHub: Promise<WebSocketSide> | undefined
+  /** Upgrades waiting for the WebSocket side to load: destroyed if the server closes first. */
+  readonly #waitingUpgrades = new Set<Duplex>()
 
   constructor(options: FakeProxyOptions = {}) {
     const lane = laneSeed
@@ -507,20 +525,46 @@ export class FakeProxy {
       const { startServer } = await import('./server.js').catch((cause: unknown) => {
         throw new Error(`${PREFIX} ${OWNER}: start() needs Node's node:http, which this runtime cannot load; serve clients through proxy.fetch instead`, { cause })
       })
-      const { upgradeHandler, webSocketHub } = await import('./websocket/binding.js')
-      const hub = webSocketHub()
       this.#server = await startServer((req, res) => this.#serve(req, res), {
         port: options.port,
         errorBody: serverErrorBody,
-        onUpgrade: upgradeHandler(hub, this.#lanes, this.#state),
+        onUpgrade: (req, socket, head) => this.#upgrade(req, socket, head),
         requestTimeoutMs: this.#options.requestTimeoutMs,
       })
-      this.#hub = hub
     } finally {
       this.#starting = false
     }
     reviveDouble(this)
     return this
+  }
+
+  /**
+   * Serves an upgrade on the WebSocket side, which the first upgrade loads: `ws` and the three
+   * transports cost a process about 115 ms of CPU to load, and most test files never open a
+   * WebSocket. An upgrade waiting for the load is dropped if the server closes meanwhile.
+   */
+  #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (this.#hub) return this.#hub.handle(req, socket, head)
+    const server = this.#server
+    // Node leaves an upgraded socket without an error listener until its handler adds one.
+    const onError = (): void => void socket.destroy()
+    socket.on('error', onError)
+    this.#waitingUpgrades.add(socket)
+    this.#loadingHub ??= loadWebSocketSide(this.#lanes, this.#state)
+    this.#loadingHub.then(
+      (side) => {
+        this.#waitingUpgrades.delete(socket)
+        socket.off('error', onError)
+        // Closed, or closed and started again, while the side loaded: this upgrade was for that server.
+        if (this.#server !== server || socket.destroyed) return void socket.destroy()
+        this.#hub ??= side
+        side.handle(req, socket, head)
+      },
+      (error: unknown) => {
+        this.#waitingUpgrades.delete(socket)
+        socket.destroy(error instanceof Error ? error : undefined)
+      },
+    )
   }
 
   /**
@@ -548,8 +592,11 @@ export class FakeProxy {
       closeSessions(entry.state)
     }
     closeSessions(this.#state)
-    this.#hub?.close()
+    for (const socket of this.#waitingUpgrades) socket.destroy()
+    this.#waitingUpgrades.clear()
+    this.#hub?.hub.close()
     this.#hub = undefined
+    this.#loadingHub = undefined
     this.#inProcess?.close()
     await server?.close()
     this.#state.memory.clear()
