@@ -39,6 +39,9 @@ if (mode === 'load') {
   await new Promise((resolve) => socket.once('connect', resolve))
   const ended = new Promise<string>((resolve) => socket.once('close', () => resolve('closed')))
   socket.on('error', () => {})
+  // Read what comes (a 101 and events, if the side loaded first): a paused socket with unread
+  // bytes never sees its end, and would leave this process with nothing to wait on.
+  socket.resume()
   socket.write(
     'GET /v1/realtime?model=gpt-realtime HTTP/1.1\r\nhost: 127.0.0.1\r\nupgrade: websocket\r\nconnection: Upgrade\r\n' +
       'sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n\r\n',
