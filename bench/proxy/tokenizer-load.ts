@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { FigureGroup } from '../run.js'
+import { median } from '../rounds.js'
 
 const run = promisify(execFile)
 const script = fileURLToPath(new URL('./tokenizer-load-child.mjs', import.meta.url))
@@ -16,8 +17,6 @@ async function load(how: 'module' | 'agent-doubles'): Promise<number> {
   const { stdout } = await run(process.execPath, [script, how])
   return (JSON.parse(stdout) as { cpuMs: number }).cpuMs
 }
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 export const figures: FigureGroup[] = [
   {

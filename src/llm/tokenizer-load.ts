@@ -78,22 +78,24 @@ export function parseRankTable(source: string): RankTable | undefined {
  * the package's encoding module, which gives the same counts, more slowly).
  */
 export async function loadEncodingFast(encoding: 'o200k_base' | 'cl100k_base'): Promise<LoadedEncoding | undefined> {
-  let table: RankTable | undefined
-  try {
-    const root = dirname(requireHere().resolve('gpt-tokenizer/package.json'))
-    table = parseRankTable(readFileSync(join(root, 'esm', 'bpeRanks', `${encoding}.js`), 'utf8'))
-  } catch {
-    return undefined
-  }
+  const table = readRankTable(encoding)
   if (!table) return undefined
   const { GptEncoding } = (await import('gpt-tokenizer/GptEncoding')) as {
     GptEncoding: { getEncodingApi(name: string, ranks: () => RankTable): LoadedEncoding }
   }
-  const ranks = table
-  return GptEncoding.getEncodingApi(encoding, () => ranks)
+  return GptEncoding.getEncodingApi(encoding, () => table)
 }
 
-/** A `require` that resolves from this package (the CommonJS build gets `import.meta.url` from tsup's shim). */
-function requireHere(): NodeJS.Require {
-  return createRequire(import.meta.url)
+/**
+ * The installed package's table for `encoding`, or `undefined` when its file cannot be found or
+ * read, or is not in the generated shape. Resolved from this package (the CommonJS build gets
+ * `import.meta.url` from tsup's shim).
+ */
+function readRankTable(encoding: string): RankTable | undefined {
+  try {
+    const root = dirname(createRequire(import.meta.url).resolve('gpt-tokenizer/package.json'))
+    return parseRankTable(readFileSync(join(root, 'esm', 'bpeRanks', `${encoding}.js`), 'utf8'))
+  } catch {
+    return undefined
+  }
 }
